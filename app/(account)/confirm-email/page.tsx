@@ -1,0 +1,77 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { confirmEmail } from "@/lib/accounts/confirm";
+import { Shell } from "../shell";
+
+export const metadata: Metadata = { title: "Confirm your email · PokéPrice API", referrer: "no-referrer" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<{ token?: string | string[] }> };
+
+const TOKEN_RE = /^[0-9A-Za-z]{20,100}$/;
+
+export default async function ConfirmEmailPage({ searchParams }: Props) {
+  const raw = (await searchParams).token;
+  const token = typeof raw === "string" ? raw : "";
+  const outcome = TOKEN_RE.test(token) ? await confirmEmail(token) : ({ ok: false, reason: "invalid" } as const);
+
+  return (
+    <Shell>
+      <section className="panel narrow" data-testid="confirm-outcome" data-outcome={outcome.ok ? "confirmed" : outcome.reason}>
+        {outcome.ok ? (
+          <>
+            <h1>Email confirmed</h1>
+            <div className="notice success" role="status">
+              <p>
+                <strong>{outcome.account.email}</strong> is confirmed. The full trial is unlocked: 800 credits over 30 days,
+                photo identification and centering calls. Your key works as before.
+              </p>
+            </div>
+            {outcome.account.authUserId ? (
+              <p><Link href="/sign-in" className="button">Sign in to the dashboard</Link></p>
+            ) : (
+              <p>
+                This account was created from a script and has no password. To use the dashboard,{" "}
+                <Link href="/recover">set a password through recovery</Link>.
+              </p>
+            )}
+          </>
+        ) : outcome.reason === "expired" ? (
+          <>
+            <h1>This link has expired</h1>
+            <div className="notice warn" role="alert">
+              <p>Confirmation links work for 48 hours. Ask for a new one:</p>
+            </div>
+            <ul className="steps">
+              <li>Sign in with your password: the sign-in page offers to send the link again.</li>
+              <li>From a script: <code>POST /v1/accounts/confirmation</code> with your key.</li>
+              <li>Or <Link href="/recover">set a password through recovery</Link>: that confirms the address too.</li>
+            </ul>
+          </>
+        ) : outcome.reason === "used" ? (
+          <>
+            <h1>This link was already used</h1>
+            <div className="notice" role="status">
+              <p>Each confirmation link works once. If you opened it before, your address is confirmed already.</p>
+            </div>
+            <p><Link href="/sign-in" className="button">Sign in</Link></p>
+          </>
+        ) : (
+          <>
+            <h1>This link is not valid</h1>
+            <div className="notice error" role="alert">
+              <p>
+                The confirmation link is incomplete or unknown. Open it straight from the mail, or copy the whole
+                address into the browser.
+              </p>
+            </div>
+            <p className="muted">
+              Need a new one? <Link href="/sign-in">Sign in</Link> to send it again, or call{" "}
+              <code>POST /v1/accounts/confirmation</code> with your key.
+            </p>
+          </>
+        )}
+      </section>
+    </Shell>
+  );
+}

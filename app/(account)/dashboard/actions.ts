@@ -1,0 +1,57 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { createKey, deleteKey, rotateKey } from "@/lib/accounts/keys";
+import { resendConfirmation } from "@/lib/accounts/signup";
+import type { Account } from "@/lib/accounts/types";
+import { currentOrigin, mailedRecently, signedIn } from "../server";
+
+// The dashboard's key management, scoped to the signed-in person's account. Every action
+// checks the session again: a server action is an endpoint anyone can call.
+
+export type NewKeyView = { id: string; name: string; prefix: string; secret: string };
+export type KeyActionResult = { ok: true; key?: NewKeyView; replaced?: string } | { ok: false; error: string };
+
+const SIGNED_OUT: KeyActionResult = { ok: false, error: "Your session has ended. Sign in again." };
+
+async function mine(): Promise<Account | null> {
+  return (await signedIn())?.account ?? null;
+}
+
+const validId = (id: unknown): id is string => typeof id === "string" && /^key_[0-9A-Za-z]{1,64}$/.test(id);
+
+export async function createKeyAction(name: unknown): Promise<KeyActionResult> {
+  const account = await mine();
+  if (!account) return SIGNED_OUT;
+  const clean = typeof name === "string" ? name.trim().replace(/\s+/g, " ") : "";
+  if (clean.length > 100) return { ok: false, error: "A key name has at most 100 characters." };
+  const key = await createKey(account.id, clean || "key");
+  revalidatePath("/dashboard");
+  return { ok: true, key: { id: key.id, name: key.name, prefix: key.prefix, secret: key.secret } };
+}
+
+export async function rotateKeyAction(id: unknown): Promise<KeyActionResult> {
+  const account = await mine();
+  if (!account) return SIGNED_OUT;
+  const key = validId(id) ? await rotateKey(account.id, id) : undefined;
+  if (!key) return { ok: false, error: "That key does not exist on this account any more." };
+  revalidatePath("/dashboard");
+  return { ok: true, key: { id: key.id, name: key.name, prefix: key.prefix, secret: key.secret }, replaced: id as string };
+}
+
+export async function deleteKeyAction(id: unknown): Promise<KeyActionResult> {
+  const account = await mine();
+  if (!account) return SIGNED_OUT;
+  if (!validId(id) || !(await deleteKey(account.id, id))) return { ok: false, error: "That key does not exist on this account any more." };
+  revalidatePath("/dashboard");
+  return { ok: true };
+}
+
+export async function resendMyConfirmationAction(): Promise<{ message: string }> {
+  const account = await mine();
+  if (!account) return { message: "Your session has ended. Sign in again." };
+  if (account.emailConfirmedAt) return { message: "Your address is confirmed already." };
+  if (await mailedRecently(account.email, "confirm_email")) return { message: "We sent a link less than a minute ago. Check your mail." };
+  await resendConfirmation(account.id, await currentOrigin());
+  return { message: `We sent a new confirmation link to ${account.email}.` };
+}

@@ -1,0 +1,38 @@
+import { CACHE } from "@/lib/api/cache-control";
+import { publicOrigin } from "@/lib/api/pipeline";
+import { defineRoute, mount } from "@/lib/api/route";
+import { limitIp } from "@/lib/accounts/abuse";
+import { withIdempotency } from "@/lib/accounts/idempotency";
+import { EmailBody, IdempotencyHeaders, SignupResponse } from "@/lib/accounts/schemas";
+import { createTrialAccount } from "@/lib/accounts/signup";
+import { COSTS } from "@/lib/meter/costs";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
+  POST: defineRoute({
+    method: "POST",
+    path: "/accounts/free",
+    operationId: "createFreeAccount",
+    summary: "Create a free trial key (for scripts)",
+    description: "An email address in, a working trial key out, no card. The key has 50 credits until the address is confirmed through the link we mail, then the full trial: 800 credits over 30 days. The account has no password: set one through the recovery page to use the dashboard.",
+    tags: ["Accounts"],
+    auth: "none",
+    headers: IdempotencyHeaders,
+    body: EmailBody,
+    response: SignupResponse,
+    successStatus: 201,
+    errors: ["INVALID_PARAMETER", "IDEMPOTENCY_CONFLICT", "ACCOUNT_EXISTS", "RATE_LIMITED"],
+    cost: COSTS.accountsFree,
+    cacheControl: CACHE.none,
+    etag: false,
+    handler: async ({ req, body }) => {
+      const key = req.headers.get("idempotency-key")!;
+      const ip = await limitIp(req, "signup");
+      if (!ip.ok) throw ip.error;
+      const r = await withIdempotency("accounts_free", key, body, async () => ({
+        status: 201, body: { data: await createTrialAccount(body.email, publicOrigin(req)) },
+      }));
+      const headers: Record<string, string> = r.replayed ? { "idempotent-replayed": "true" } : {};
+      return { status: r.status, body: r.body, headers };
+    },
+  }),
+});

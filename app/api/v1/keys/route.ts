@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { accountOf } from "@/lib/api/auth";
+import { CACHE } from "@/lib/api/cache-control";
+import { defineRoute, mount } from "@/lib/api/route";
+import { createKey, listKeys } from "@/lib/accounts/keys";
+import { KeyBody, KeyObject, NewKeyObject } from "@/lib/accounts/schemas";
+import { COSTS } from "@/lib/meter/costs";
+import { keyJson } from "@/lib/accounts/present";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
+  GET: defineRoute({
+    method: "GET",
+    path: "/keys",
+    operationId: "listKeys",
+    summary: "The account's live keys",
+    description: "Secrets are never shown again; a key is known by its prefix. Rate and credits are per account, never per key.",
+    tags: ["Keys"],
+    auth: "key",
+    response: z.object({ data: z.array(KeyObject), meta: z.object({ count: z.number() }) }),
+    errors: [],
+    cost: COSTS.account,
+    cacheControl: CACHE.none,
+    etag: false,
+    handler: async ({ principal }) => {
+      const keys = (await listKeys(accountOf(principal).id)).map(keyJson);
+      return { body: { data: keys, meta: { count: keys.length } } };
+    },
+  }),
+  POST: defineRoute({
+    method: "POST",
+    path: "/keys",
+    operationId: "createKey",
+    summary: "Create a key",
+    description: "The secret is in this answer only.",
+    tags: ["Keys"],
+    auth: "key",
+    body: KeyBody.optional(),
+    response: z.object({ data: NewKeyObject }),
+    successStatus: 201,
+    errors: [],
+    cost: COSTS.account,
+    cacheControl: CACHE.none,
+    etag: false,
+    handler: async ({ principal, body }) => ({
+      status: 201, body: { data: keyJson(await createKey(accountOf(principal).id, body?.name ?? "key")) },
+    }),
+  }),
+});

@@ -1,0 +1,190 @@
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+
+// A person's way through the site: sign up, read the confirmation mail in the development
+// outbox, confirm, sign in, see plan, keys and usage on the dashboard, and manage keys. Then a
+// script account (POST /v1/accounts/free, no password) sets its first password through
+// recovery. The server must run without SMTP_URL, so that mail stays readable at /dev/outbox.
+// Signing up, signing in and mailing links are limited per client address (lib/accounts/abuse.ts,
+// in process without Redis): many runs within an hour against one server need a restart.
+
+const PASSWORD = "correct horse battery";
+const KEY_RE = /^ppk_live_[0-9A-Za-z]{32}$/;
+
+const uniqueEmail = (tag: string) => `e2e-${tag}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`;
+
+/** The newest link of a kind of mail to an address, as a path on the server under test. */
+async function linkFromOutbox(page: Page, to: string, kind: string, pathPart: string): Promise<string> {
+  await page.goto(`/dev/outbox?to=${encodeURIComponent(to)}`);
+  const mail = page.locator(`[data-testid="mail"][data-kind="${kind}"]`).first();
+  await expect(mail).toBeVisible();
+  await expect(mail).toContainText(to);
+  const href = await mail.locator(`a[href*="${pathPart}"]`).first().getAttribute("href");
+  expect(href, `a ${pathPart} link in the ${kind} mail`).toMatch(new RegExp(`^https?://[^/]+${pathPart.replace("?", "\\?")}[0-9A-Za-z]+$`));
+  // The link's origin is the configured public one; the path is what matters here.
+  const url = new URL(href!);
+  return `${url.pathname}${url.search}`;
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("sign up, confirm through the outbox, sign in, and manage keys on the dashboard", async ({ page, request }) => {
+  const email = uniqueEmail("person");
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+
+  // Sign up: the key is shown once, with the warning.
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.getByRole("link", { name: "Create one" }).click();
+  await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByLabel(/^Name/).fill("E2E Person");
+  await page.getByRole("button", { name: "Create account and key" }).click();
+  await expect(page.getByRole("heading", { name: "Check your mail" })).toBeVisible();
+  const secret = await page.getByTestId("secret").locator("input").inputValue();
+  expect(secret).toMatch(KEY_RE);
+  await expect(page.getByTestId("secret")).toContainText("Shown once");
+  const prefix = `${secret.slice(0, "ppk_live_".length + 6)}…`;
+
+  // The key works at once.
+  const me = await request.get("/v1/me", { headers: { "X-Api-Key": secret } });
+  expect(me.status()).toBe(200);
+  expect((await me.json()).data).toMatchObject({ email, email_confirmed: false, plan: "trial" });
+
+  // Signing in before confirming explains why not, and sends the link again on request.
+  await signIn(page, email, PASSWORD);
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("not confirmed");
+  await page.getByRole("button", { name: "Send the confirmation link again" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(`If an account exists for ${email}`);
+
+  // The confirmation mail, from the development outbox.
+  const confirmPath = await linkFromOutbox(page, email, "confirm_email", "/confirm-email?token=");
+  await page.goto(confirmPath);
+  await expect(page.getByRole("heading", { name: "Email confirmed" })).toBeVisible();
+  await page.goto(confirmPath);
+  await expect(page.getByRole("heading", { name: "This link was already used" })).toBeVisible();
+
+  // A few calls, so the usage chart has something to draw.
+  for (let i = 0; i < 2; i++) expect((await request.get("/v1/sets?limit=1", { headers: { "X-Api-Key": secret } })).status()).toBe(200);
+
+  // Sign in: the dashboard shows plan, quota, the key's prefix and the usage chart.
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByTestId("plan")).toContainText("Trial");
+  await expect(page.getByTestId("plan")).toContainText("days left");
+  await expect(page.getByTestId("credits")).toContainText("left of 800");
+  await expect(page.getByTestId("keys")).toContainText(prefix);
+  await expect(page.getByTestId("usage-chart")).toBeVisible();
+  await expect(page.getByTestId("usage-chart").locator("svg.recharts-surface").first()).toBeVisible();
+  // GET /v1/me above (0 credits) and the two set lists (1 credit each).
+  await expect(page.locator(".totals")).toContainText("3 requests");
+  await expect(page.locator(".totals")).toContainText("2 credits");
+  await expect(page.getByText("Confirm your email.")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screenshots/dashboard.png", fullPage: true });
+
+  // Create a key: its secret is shown once, works, and is gone after a reload.
+  await page.getByLabel("Name of the new key").fill("e2e second");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const fresh = page.getByTestId("new-key");
+  await expect(fresh).toContainText("Key e2e second created");
+  const second = await fresh.locator("input").inputValue();
+  expect(second).toMatch(KEY_RE);
+  expect(second).not.toBe(secret);
+  await expect(page.getByTestId("keys").locator("tbody tr")).toHaveCount(2);
+  const viaSecond = await request.get("/v1/me", { headers: { Authorization: `Bearer ${second}` } });
+  expect(viaSecond.status()).toBe(200);
+  expect((await viaSecond.json()).data.email).toBe(email);
+  await page.getByRole("button", { name: "I saved it" }).click();
+  await expect(fresh).toHaveCount(0);
+  await page.reload();
+  expect(await page.content()).not.toContain(second);
+
+  // Rotate it: a new secret, the old one stops working at once.
+  const row = page.getByTestId("keys").locator("tbody tr", { hasText: "e2e second" });
+  await row.getByRole("button", { name: "Rotate" }).click();
+  await expect(page.getByTestId("new-key")).toContainText("rotated");
+  const rotated = await page.getByTestId("new-key").locator("input").inputValue();
+  expect(rotated).toMatch(KEY_RE);
+  const old = await request.get("/v1/me", { headers: { "X-Api-Key": second } });
+  expect(old.status()).toBe(401);
+  expect((await old.json()).error.code).toBe("INVALID_API_KEY");
+  expect((await request.get("/v1/me", { headers: { "X-Api-Key": rotated } })).status()).toBe(200);
+
+  // Delete it (after a confirmation step); the first key is untouched.
+  await page.getByRole("button", { name: "I saved it" }).click();
+  const rotatedRow = page.getByTestId("keys").locator("tbody tr", { hasText: "e2e second" });
+  await rotatedRow.getByRole("button", { name: "Delete" }).click();
+  await rotatedRow.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByTestId("keys").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("keys")).toContainText(prefix);
+  expect((await request.get("/v1/me", { headers: { "X-Api-Key": rotated } })).status()).toBe(401);
+  expect((await request.get("/v1/me", { headers: { "X-Api-Key": secret } })).status()).toBe(200);
+
+  // Signing out ends the session.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  expect(errors, "uncaught page errors").toEqual([]);
+});
+
+test("a script account sets its first password through /recover and signs in", async ({ page, request }) => {
+  const email = uniqueEmail("script");
+
+  const created = await request.post("/v1/accounts/free", {
+    headers: { "Idempotency-Key": randomUUID() },
+    data: { email },
+  });
+  expect(created.status()).toBe(201);
+  const { api_key: key, account_id: accountId } = (await created.json()).data;
+  expect(key).toMatch(KEY_RE);
+
+  // No password yet: sign-in fails, and says where to go.
+  await signIn(page, email, PASSWORD);
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("do not match");
+  await page.getByRole("main").getByRole("alert").getByRole("link", { name: "set one through recovery" }).click();
+  await expect(page).toHaveURL(/\/recover$/);
+
+  // The answer is the same whether the address has an account or not.
+  await page.getByLabel("Email").fill(uniqueEmail("nobody"));
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText("If an account exists for");
+  await page.goto("/recover");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(`If an account exists for ${email}`);
+
+  const resetPath = await linkFromOutbox(page, email, "reset_password", "/reset-password?token=");
+  await page.goto(resetPath);
+  await page.getByLabel(/^New password/).fill(PASSWORD);
+  await page.getByLabel("The same again").fill(PASSWORD);
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByRole("heading", { name: "Password set" })).toBeVisible();
+
+  // The reset link works once.
+  await page.goto(resetPath);
+  await page.getByLabel(/^New password/).fill("another password 2");
+  await page.getByLabel("The same again").fill("another password 2");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("not valid any more");
+
+  // Setting the password proved the mailbox: sign-in works, and the address counts as confirmed.
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId("plan")).toContainText("Trial");
+  await expect(page.getByTestId("keys")).toContainText(`${key.slice(0, "ppk_live_".length + 6)}…`);
+  await expect(page.getByText(accountId)).toBeVisible();
+  await expect(page.getByTestId("usage-chart")).toBeVisible();
+  const me = await request.get("/v1/me", { headers: { "X-Api-Key": key } });
+  expect((await me.json()).data).toMatchObject({ account_id: accountId, email_confirmed: true });
+});

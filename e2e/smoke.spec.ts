@@ -1,0 +1,46 @@
+import { expect, test } from "@playwright/test";
+
+// The two public pages load, show real content, and leave a screenshot in test-results/.
+
+test("landing page says what the API is and links to the reference", async ({ page }) => {
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Pokémon card catalogue");
+  await expect(page.getByText("39,000 cards", { exact: false })).toBeVisible();
+  await expect(page.locator("pre.example")).toContainText('curl -H "X-Api-Key: $KEY" "$BASE/v1/cards?q=name:charizard&limit=5"');
+  await expect(page.getByRole("link", { name: "Read the API reference" })).toHaveAttribute("href", "/docs");
+  await expect(page.getByRole("link", { name: "OpenAPI 3.1 document" })).toHaveAttribute("href", "/v1/openapi.json");
+
+  await page.screenshot({ path: "test-results/screenshots/landing.png", fullPage: true });
+});
+
+test("docs page renders the operations of /v1/openapi.json", async ({ page, baseURL }) => {
+  const origin = new URL(baseURL ?? "http://127.0.0.1").origin;
+  const external: string[] = [];
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.protocol.startsWith("http") && url.origin !== origin) external.push(req.url());
+  });
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+
+  const response = await page.goto("/docs");
+  expect(response?.status()).toBe(200);
+
+  // The reference is drawn in the browser from the OpenAPI document: an operation summary
+  // appears only once the document was fetched and rendered.
+  await expect(page.getByRole("heading", { name: "Pokémon TCG Card Catalogue and Price API" })).toBeVisible({ timeout: 30_000 });
+  const sidebar = page.getByRole("complementary");
+  await sidebar.getByRole("link", { name: /Search cards/ }).click();
+  const operation = page.getByRole("heading", { name: "Search cards" });
+  await expect(operation).toBeVisible();
+  await expect(operation).toBeInViewport();
+  await expect(page).toHaveURL(/GET\/v1\/cards$/);
+
+  await page.screenshot({ path: "test-results/screenshots/docs.png", fullPage: false });
+
+  // Nothing is fetched from other hosts (fonts, scripts, telemetry), and the page throws nothing.
+  expect(external, "requests to other origins").toEqual([]);
+  expect(errors, "uncaught page errors").toEqual([]);
+});

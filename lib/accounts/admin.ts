@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import { ApiError } from "@/lib/api/errors";
+import { getDb } from "@/lib/db/client";
+import { meterDriver } from "@/lib/meter/driver";
+import { isoDay, record } from "@/lib/meter/ledger";
+import type { Plan } from "@/lib/meter/costs";
+import { allowance, utcDay } from "@/lib/meter/policy";
+import { afterConfirmed, markConfirmed } from "./confirm";
+import { forgetAccount } from "./keys";
+import { getMe } from "./me";
+import { keyJson } from "./present";
+import { insertAudit, selectAccount, selectKeys, updateAccount } from "./queries/accounts";
+import type { Account } from "./types";
+
+// Operator actions (CONTRACT.md §6). Each one is written to the audit log with who, what and
+// when, in the same transaction as the change.
+
+export type Operator = { actor: string; ip: string | null };
+
+async function load(id: string): Promise<Account> {
+  const a = await selectAccount(id);
+  if (!a) throw new ApiError("ACCOUNT_NOT_FOUND", `No account with id '${id}'.`, { account_id: id });
+  return a;
+}
+
+async function audited(op: Operator, accountId: string, action: string, details: Record<string, unknown>, change: (tx: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0]) => Promise<void>) {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await change(tx);
+    await insertAudit(tx, { actor: op.actor, action, accountId, details, ip: op.ip });
+  });
+  forgetAccount(accountId);
+}
+
+export async function adminGetAccount(id: string) {
+  const account = await load(id);
+  const me = (await getMe(account)).body.data;
+  const keys = await selectKeys(id);
+  return { body: { data: { ...me, trial_started_at: account.trialStartedAt, period_start: account.periodStart, period_end: account.periodEnd, legacy_paging: account.legacyPaging, keys: keys.map(keyJson) } } };
+}
+
+export async function adminConfirmEmail(op: Operator, id: string) {
+  const account = await load(id);
+  await audited(op, id, "confirm_email", { was_confirmed: !!account.emailConfirmedAt }, (tx) => markConfirmed(id, tx));
+  await afterConfirmed((await selectAccount(id))!);
+  return adminGetAccount(id);
+}
+
+/** A manual plan (an enterprise contract, support): a new period starts now. */
+export async function adminSetPlan(op: Operator, id: string, input: { plan: Plan; resets_at?: string; credits_limit?: number | null }) {
+  const before = await load(id);
+  const now = new Date();
+  const resets = input.resets_at ?? (input.plan === "trial" ? null : new Date(now.getTime() + 30 * 86_400_000).toISOString());
+  const set: Record<string, unknown> = { plan: input.plan, status: "active" };
+  if (input.plan !== "trial") {
+    Object.assign(set, { periodStart: now.toISOString(), periodEnd: resets, trialExpiresAt: null });
+  }
+  if (input.credits_limit !== undefined) set.creditsLimit = input.credits_limit;
+  await audited(op, id, "set_plan", { from: before.plan, to: input.plan, resets_at: resets, credits_limit: input.credits_limit }, (tx) =>
+    updateAccount(id, set as never, tx));
+  return adminGetAccount(id);
+}
+
+export async function adminSetTrial(op: Operator, id: string, input: { expires_at: string }) {
+  const before = await load(id);
+  await audited(op, id, "set_trial_expiry", { from: before.trialExpiresAt, to: input.expires_at }, (tx) =>
+    updateAccount(id, { trialExpiresAt: input.expires_at }, tx));
+  return adminGetAccount(id);
+}
+
+/** Sets the current period's spent credits; the ledger records the difference so a rebuild agrees. */
+export async function adminSetCredits(op: Operator, id: string, input: { used: number }) {
+  const account = await load(id);
+  const a = allowance(account);
+  const driver = await meterDriver();
+  const day = utcDay();
+  const before = (await driver.peek(id, a.period.key, day, [])).creditsUsed;
+  await audited(op, id, "set_credits_used", { period: a.period.key, from: before, to: input.used }, async () => {
+    await driver.setCredits(id, a.period.key, input.used, a.period.ttlS);
+  });
+  record({ accountId: id, period: a.period.key, day: isoDay(day), route: "operator_adjustment", requests: 0, credits: input.used - before, refunds: 0, newCards: 0 });
+  return adminGetAccount(id);
+}
+
+export async function adminSetFlags(op: Operator, id: string, input: { legacy_paging?: boolean; status?: "active" | "canceled" | "suspended" }) {
+  const before = await load(id);
+  const set: Record<string, unknown> = {};
+  if (input.legacy_paging !== undefined) set.legacyPaging = input.legacy_paging;
+  if (input.status !== undefined) set.status = input.status;
+  await audited(op, id, "set_flags", { from: { legacy_paging: before.legacyPaging, status: before.status }, to: input }, (tx) =>
+    updateAccount(id, set as never, tx));
+  return adminGetAccount(id);
+}
+
+export async function adminAudit(id: string) {
+  const db = await getDb();
+  const rows = (await db.execute(sql`select id, at::text as at, actor, action, details, ip from audit_log where account_id = ${id} order by id desc limit 200`)) as unknown as { rows: unknown[] };
+  return { body: { data: rows.rows } };
+}

@@ -1,0 +1,32 @@
+import { createHash, randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Random base62 of `n` characters (each byte masked to 6 bits and rejected above 61: no bias). */
+export function base62(n: number): string {
+  let out = "";
+  while (out.length < n) {
+    for (const b of randomBytes(n * 2)) {
+      const v = b & 63;
+      if (v < 62) out += ALPHABET[v];
+      if (out.length === n) break;
+    }
+  }
+  return out;
+}
+
+export const newAccountId = () => `acct_${base62(20)}`;
+export const newKeyId = () => `key_${base62(20)}`;
+
+/** A recognisable prefix and 192 bits of entropy: `ppk_live_` + 32 base62 characters. */
+export const KEY_PREFIX = "ppk_live_";
+export const newSecret = () => `${KEY_PREFIX}${base62(32)}`;
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** What a listing shows of a key: its prefix and first characters. */
+export const displayPrefix = (secret: string) => `${secret.slice(0, KEY_PREFIX.length + 6)}…`;
+
+export const newToken = () => base62(40);

@@ -1,0 +1,86 @@
+import { getDb } from "@/lib/db/client";
+import { displayPrefix, hashSecret, newKeyId, newSecret } from "./ids";
+import { insertKey, revokeKey, selectByKeyHash, selectKeys, touchKey } from "./queries/accounts";
+import type { Account, KeyRecord } from "./types";
+
+// Key verification returns an outcome, never throws for an unknown key. Lookups are cached
+// briefly per process: the hot path then costs no database round trip. A key revoked here is
+// forgotten at once; on other instances within KEY_CACHE_MS.
+
+export const KEY_CACHE_MS = 5_000;
+const TOUCH_EVERY_MS = 60_000;
+
+export type KeyOutcome =
+  | { ok: true; keyId: string; account: Account }
+  | { ok: false; reason: "unknown" };
+
+type Cached = { value: KeyOutcome; at: number; lastTouch: number };
+const slot = globalThis as unknown as { __keyCache?: Map<string, Cached> };
+const cache = () => (slot.__keyCache ??= new Map());
+
+export async function verifyKey(secret: string, now = Date.now()): Promise<KeyOutcome> {
+  const hash = hashSecret(secret);
+  const hit = cache().get(hash);
+  if (hit && now - hit.at < KEY_CACHE_MS) {
+    touch(hit, now);
+    return hit.value;
+  }
+  const found = await selectByKeyHash(hash);
+  const value: KeyOutcome = found ? { ok: true, keyId: found.keyId, account: found.account } : { ok: false, reason: "unknown" };
+  const lastTouch = found?.lastUsedAt ? Date.parse(found.lastUsedAt) : 0;
+  const entry: Cached = { value, at: now, lastTouch };
+  if (cache().size > 50_000) cache().clear();
+  cache().set(hash, entry);
+  touch(entry, now);
+  return value;
+}
+
+/** last_used_at, written at most once a minute per key and never on the request's path. */
+function touch(entry: Cached, now: number): void {
+  if (!entry.value.ok || now - entry.lastTouch < TOUCH_EVERY_MS) return;
+  entry.lastTouch = now;
+  void touchKey(entry.value.keyId).catch(() => undefined);
+}
+
+/** Drops every cached lookup of an account (its plan or keys changed on this instance). */
+export function forgetAccount(accountId: string): void {
+  for (const [hash, c] of cache()) if (c.value.ok && c.value.account.id === accountId) cache().delete(hash);
+}
+
+export function forgetKeyHash(hash: string): void {
+  cache().delete(hash);
+}
+
+export type NewKey = KeyRecord & { secret: string };
+
+export async function createKey(accountId: string, name: string, tx?: Parameters<typeof insertKey>[0]): Promise<NewKey> {
+  const secret = newSecret();
+  const id = newKeyId();
+  const prefix = displayPrefix(secret);
+  await insertKey(tx ?? (await getDb()), { id, accountId, name, prefix, hash: hashSecret(secret) });
+  return { id, name, prefix, secret, createdAt: new Date().toISOString(), lastUsedAt: null };
+}
+
+export async function listKeys(accountId: string): Promise<KeyRecord[]> {
+  return selectKeys(accountId);
+}
+
+/** A new secret for the key's name; the old secret stops working at once. */
+export async function rotateKey(accountId: string, keyId: string): Promise<NewKey | undefined> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const keys = await selectKeys(accountId);
+    const old = keys.find((k) => k.id === keyId);
+    if (!old) return undefined;
+    const revoked = await revokeKey(tx, accountId, keyId);
+    if (!revoked) return undefined;
+    forgetKeyHash(revoked.hash);
+    return createKey(accountId, old.name, tx);
+  });
+}
+
+export async function deleteKey(accountId: string, keyId: string): Promise<boolean> {
+  const revoked = await revokeKey(await getDb(), accountId, keyId);
+  if (revoked) forgetKeyHash(revoked.hash);
+  return !!revoked;
+}

@@ -1,0 +1,139 @@
+import { meterDriver } from "@/lib/meter/driver";
+import { isoDay, pending } from "@/lib/meter/ledger";
+import { PLAN_ORDER, PLANS, TRIAL_FEATURE_CALLS, UNCONFIRMED_TRIAL_CREDITS, type PlanLimits } from "@/lib/meter/plans";
+import { allowance, trialExpired, utcDay } from "@/lib/meter/policy";
+import { usageByDay, usageByRoute } from "@/lib/meter/queries/ledger";
+import type { Plan } from "@/lib/meter/costs";
+import type { Account } from "./types";
+
+// GET /v1/me and /v1/me/usage: what the account may spend, what it spent, and what to do next.
+
+const TRIAL_FEATURES = ["identify", "centering_measure", "centering_confirm"];
+const DAY_MS = 86_400_000;
+
+export function planObject(limits: PlanLimits) {
+  return {
+    plan: limits.plan,
+    monthly_eur: limits.monthlyEur,
+    credits_per_month: limits.credits,
+    requests_per_second: limits.rate,
+    in_flight: limits.inFlight,
+    card_allowance: limits.cards,
+  };
+}
+
+type Warning = { code: "NEAR_LIMIT"; resource: "credits" | "cards"; used: number; limit: number; stale: boolean; message: string };
+
+export async function getMe(account: Account, now = Date.now()) {
+  const a = allowance(account, now);
+  const day = utcDay(now);
+  let stale = false;
+  let peek = { creditsUsed: 0, dailyUsed: 0, cardsUsed: 0, features: {} as Record<string, number> };
+  try {
+    peek = await (await meterDriver()).peek(account.id, a.period.key, day, a.trial ? TRIAL_FEATURES : []);
+  } catch {
+    // The meter is down: the ledger (and what this instance has not written yet) stands in.
+    stale = true;
+    const mine = pending(account.id).filter((r) => r.period === a.period.key);
+    peek.creditsUsed = mine.reduce((n, r) => n + r.credits, 0);
+    peek.dailyUsed = mine.filter((r) => r.day === isoDay(day)).reduce((n, r) => n + r.credits, 0);
+  }
+  const quota: Record<string, unknown> = {
+    credits_limit: a.credits >= 0 ? a.credits : null,
+    credits_used: peek.creditsUsed,
+    credits_remaining: a.credits >= 0 ? Math.max(0, a.credits - peek.creditsUsed) : null,
+    renews: !a.trial,
+  };
+  if (!a.trial) quota.resets_at = a.period.resetsAt;
+  if (a.trial) {
+    quota.daily_cap = a.dailyCap;
+    quota.daily_used = peek.dailyUsed;
+    quota.trial_expires_at = account.trialExpiresAt;
+    quota.trial_expired = trialExpired(account, now);
+    if (!a.confirmed) quota.credits_after_confirmation = PLANS.trial.credits;
+  }
+  const cards = { used: peek.cardsUsed, limit: a.cards >= 0 ? a.cards : null, resets_at: a.trial ? null : a.period.resetsAt };
+
+  const warnings: Warning[] = [];
+  const near = (resource: Warning["resource"], used: number, limit: number) => {
+    if (limit > 0 && used >= 0.8 * limit) {
+      warnings.push({
+        code: "NEAR_LIMIT", resource, used, limit, stale,
+        message: `${used} of ${limit} ${resource === "credits" ? "credits" : "distinct cards"} used (${Math.round((used / limit) * 100)}%).`,
+      });
+    }
+  };
+  if (a.credits >= 0) near("credits", peek.creditsUsed, a.credits);
+  if (a.cards >= 0) near("cards", peek.cardsUsed, a.cards);
+
+  return {
+    body: {
+      data: {
+        account_id: account.id,
+        email: account.email,
+        email_confirmed: a.confirmed,
+        plan: account.plan,
+        status: account.status,
+        created_at: account.createdAt,
+        quota,
+        cards,
+        limits: {
+          requests_per_second: a.limits.rate, burst: a.limits.burst, requests_per_minute: a.limits.perMinute || null,
+          in_flight: a.limits.inFlight,
+        },
+        ...(a.trial ? {
+          trial_calls: Object.fromEntries(TRIAL_FEATURES.map((f) => [f, { used: peek.features[f] ?? 0, limit: a.confirmed ? TRIAL_FEATURE_CALLS : 0 }])),
+        } : {}),
+        usage_warnings: warnings,
+        upgrade_suggestion: suggestion(account, a.trial, peek.creditsUsed, peek.cardsUsed, a.credits, a.cards, now),
+      },
+    },
+  };
+}
+
+/**
+ * Trial: from 50 credits, 50 distinct cards, or seven days before expiry. Paid plans: from 80%
+ * of either finite limit. The suggestion is the next plan up.
+ */
+function suggestion(account: Account, trial: boolean, credits: number, cards: number, creditLimit: number, cardLimit: number, now: number) {
+  const next = PLAN_ORDER[PLAN_ORDER.indexOf(account.plan as Plan) + 1];
+  if (!next || next === "enterprise") return null;
+  let reason: string | null = null;
+  if (trial) {
+    const left = account.trialExpiresAt ? Date.parse(account.trialExpiresAt) - now : Infinity;
+    if (credits >= UNCONFIRMED_TRIAL_CREDITS) reason = `${credits} trial credits used.`;
+    else if (cards >= 50) reason = `${cards} distinct cards retrieved.`;
+    else if (left <= 7 * DAY_MS) reason = left <= 0 ? "The trial has ended." : `The trial ends in ${Math.ceil(left / DAY_MS)} days.`;
+  } else {
+    if (creditLimit > 0 && credits >= 0.8 * creditLimit) reason = `${Math.round((credits / creditLimit) * 100)}% of this period's credits used.`;
+    else if (cardLimit > 0 && cards >= 0.8 * cardLimit) reason = `${Math.round((cards / cardLimit) * 100)}% of this period's card allowance used.`;
+  }
+  return reason ? { ...planObject(PLANS[next]), reason } : null;
+}
+
+export async function getUsage(account: Account, days: number, now = Date.now()) {
+  const from = new Date(now - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const [byDay, byRoute] = await Promise.all([usageByDay(account.id, from), usageByRoute(account.id, from)]);
+  // Calls of the last seconds not yet in the ledger: merged so the account sees its own latest.
+  const dayMap = new Map(byDay.map((d) => [d.day, { ...d }]));
+  const routeMap = new Map(byRoute.map((r) => [r.route, { ...r }]));
+  for (const p of pending(account.id)) {
+    if (p.day < from) continue;
+    const d = dayMap.get(p.day) ?? { day: p.day, requests: 0, credits: 0, refunds: 0, new_cards: 0 };
+    d.requests += p.requests; d.credits += p.credits; d.refunds += p.refunds; d.new_cards += p.newCards;
+    dayMap.set(p.day, d);
+    const r = routeMap.get(p.route) ?? { route: p.route, requests: 0, credits: 0, refunds: 0 };
+    r.requests += p.requests; r.credits += p.credits; r.refunds += p.refunds;
+    routeMap.set(p.route, r);
+  }
+  const daysOut = [...dayMap.values()].sort((x, y) => x.day.localeCompare(y.day)).map((d) => ({
+    date: d.day, requests: d.requests, credits: d.credits, refunds: d.refunds, new_cards: d.new_cards,
+  }));
+  const routes = [...routeMap.values()].sort((x, y) => y.credits - x.credits || x.route.localeCompare(y.route));
+  const totals = daysOut.reduce((t, d) => ({ requests: t.requests + d.requests, credits: t.credits + d.credits, refunds: t.refunds + d.refunds }), { requests: 0, credits: 0, refunds: 0 });
+  return {
+    body: {
+      data: { from, to: new Date(now).toISOString().slice(0, 10), totals, days: daysOut, routes },
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { PLAN_ORDER } from "@/lib/meter/plans";
+
+// Request and response shapes of the account routes (validation and the OpenAPI document).
+
+const ts = z.string().meta({ description: "RFC 3339 timestamp" });
+const NextStep = z.object({ action: z.string(), message: z.string() }).loose();
+
+export const EmailBody = z.strictObject({
+  email: z.email().max(254).meta({ description: "The address the confirmation link goes to.", example: "dev@example.com" }),
+});
+
+export const RegisterBody = z.strictObject({
+  email: z.email().max(254),
+  password: z.string().min(10).max(128).meta({ description: "10 to 128 characters." }),
+  name: z.string().max(100).optional(),
+});
+
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z.string().min(1).max(255).meta({
+    description: "Required. The same key and body within 24 hours replay the first answer; another body is 409 IDEMPOTENCY_CONFLICT.",
+    example: "6f1c2e0a-signup-1",
+  }),
+});
+
+export const SignupResponse = z.object({
+  data: z.object({
+    account_id: z.string(),
+    api_key: z.string().meta({ description: "Shown once. Send it as X-Api-Key." }),
+    plan: z.literal("trial"),
+    email_confirmed: z.literal(false),
+    trial_expires_at: ts,
+    next_step: NextStep,
+  }),
+}).meta({ id: "Signup" });
+
+const PlanObject = z.object({
+  plan: z.enum(PLAN_ORDER), monthly_eur: z.number().nullable(), credits_per_month: z.number().nullable(),
+  requests_per_second: z.number(), in_flight: z.number(), card_allowance: z.number().nullable(),
+});
+
+export const MeResponse = z.object({
+  data: z.object({
+    account_id: z.string(),
+    email: z.string(),
+    email_confirmed: z.boolean(),
+    plan: z.enum(PLAN_ORDER),
+    status: z.string(),
+    created_at: ts,
+    quota: z.object({
+      credits_limit: z.number().nullable(), credits_used: z.number(), credits_remaining: z.number().nullable(), renews: z.boolean(),
+      resets_at: ts.nullable().optional(), daily_cap: z.number().optional(), daily_used: z.number().optional(),
+      trial_expires_at: ts.nullable().optional(), trial_expired: z.boolean().optional(), credits_after_confirmation: z.number().nullable().optional(),
+    }),
+    cards: z.object({ used: z.number(), limit: z.number().nullable(), resets_at: ts.nullable() }),
+    limits: z.object({ requests_per_second: z.number(), burst: z.number(), requests_per_minute: z.number().nullable(), in_flight: z.number() }),
+    trial_calls: z.record(z.string(), z.object({ used: z.number(), limit: z.number() })).optional(),
+    usage_warnings: z.array(z.object({
+      code: z.literal("NEAR_LIMIT"), resource: z.enum(["credits", "cards"]), used: z.number(), limit: z.number(), stale: z.boolean(), message: z.string(),
+    })),
+    upgrade_suggestion: PlanObject.extend({ reason: z.string() }).nullable(),
+  }),
+}).meta({ id: "Me" });
+
+export const UsageQuery = z.strictObject({
+  days: z.coerce.number().int().min(1).max(400).default(30).meta({ description: "Days back from today (UTC), 1 to 400." }),
+});
+
+export const UsageResponse = z.object({
+  data: z.object({
+    from: z.string(), to: z.string(),
+    totals: z.object({ requests: z.number(), credits: z.number(), refunds: z.number() }),
+    days: z.array(z.object({ date: z.string(), requests: z.number(), credits: z.number(), refunds: z.number(), new_cards: z.number() })),
+    routes: z.array(z.object({ route: z.string(), requests: z.number(), credits: z.number(), refunds: z.number() })),
+  }),
+}).meta({ id: "Usage" });
+
+export const KeyObject = z.object({
+  id: z.string(), name: z.string(), prefix: z.string(), created_at: ts, last_used_at: ts.nullable(),
+}).meta({ id: "ApiKey" });
+export const NewKeyObject = KeyObject.extend({ secret: z.string().meta({ description: "Shown once; only its hash is stored." }) }).meta({ id: "NewApiKey" });
+export const KeyBody = z.strictObject({ name: z.string().min(1).max(100).optional() });
+export const KeyParams = z.object({ id: z.string().min(1).max(100) });
+
+export const AccountParams = z.object({ account_id: z.string().min(1).max(100) });
+export const PlanBody = z.strictObject({
+  plan: z.enum(PLAN_ORDER),
+  resets_at: z.iso.datetime({ offset: true }).optional().meta({ description: "End of the current period; default 30 days on." }),
+  credits_limit: z.number().int().min(0).nullable().optional().meta({ description: "Negotiated credits per period (enterprise)." }),
+});
+export const TrialBody = z.strictObject({ expires_at: z.iso.datetime({ offset: true }) });
+export const CreditsBody = z.strictObject({ used: z.number().int().min(0) });
+export const FlagsBody = z.strictObject({
+  legacy_paging: z.boolean().optional(),
+  status: z.enum(["active", "canceled", "suspended"]).optional(),
+});
+export const ConfirmBody = z.strictObject({ token: z.string().min(10).max(200) });

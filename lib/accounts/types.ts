@@ -1,0 +1,22 @@
+import type { Plan } from "@/lib/meter/costs";
+
+export type AccountStatus = "active" | "canceled" | "suspended";
+
+/** What the pipeline knows of the caller's account. Timestamps are RFC 3339. */
+export type Account = {
+  id: string;
+  email: string;
+  emailConfirmedAt: string | null;
+  plan: Plan;
+  status: AccountStatus;
+  trialStartedAt: string;
+  trialExpiresAt: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  creditsLimit: number | null;
+  legacyPaging: boolean;
+  authUserId: string | null;
+  createdAt: string;
+};
+
+export type KeyRecord = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null };

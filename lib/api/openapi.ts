@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { ERRORS, type ErrorCode } from "./errors";
+import type { RouteSpec } from "./route";
+import { ErrorEnvelope } from "./schemas";
+
+// The OpenAPI 3.1 document, generated from the same zod schemas and cost table the routes
+// run on. Nothing here is written by hand per route, so the document cannot drift.
+
+type Json = Record<string, unknown>;
+const SAFE = 9007199254740991;
+
+/** JSON Schema of a zod schema; named schemas move to components, refs follow them there. */
+function schemaOf(schema: z.ZodType, io: "input" | "output", components: Json): Json {
+  const out = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json;
+  const defs = (out.$defs ?? {}) as Json;
+  delete out.$defs;
+  delete out.$schema;
+  for (const [k, v] of Object.entries(defs)) components[k] ??= tidy(v, io);
+  return tidy(out, io) as Json;
+}
+
+function tidy(node: unknown, io: "input" | "output"): unknown {
+  if (Array.isArray(node)) return node.map((n) => tidy(n, io));
+  if (!node || typeof node !== "object") return node;
+  const o: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === "$ref" && typeof v === "string") o[k] = v.replace("#/$defs/", "#/components/schemas/");
+    else if ((k === "minimum" && v === -SAFE) || (k === "maximum" && v === SAFE)) continue;
+    // Answers may gain fields over time; only requests are closed to unknown properties.
+    else if (k === "additionalProperties" && v === false && io === "output") continue;
+    else o[k] = tidy(v, io);
+  }
+  return o;
+}
+
+function parameters(spec: RouteSpec, components: Json): Json[] {
+  const out: Json[] = [];
+  const add = (where: "path" | "query", obj: z.ZodType | undefined) => {
+    const shape = (obj as unknown as z.ZodObject | undefined)?.shape ?? {};
+    for (const [name, field] of Object.entries(shape)) {
+      const schema = schemaOf(field as z.ZodType, "input", components);
+      const description = schema.description;
+      delete schema.description;
+      const optional = where === "query" && ((field as z.ZodType).safeParse(undefined).success);
+      out.push({ name, in: where, required: where === "path" || !optional, ...(description ? { description } : {}), schema });
+    }
+  };
+  add("path", spec.params);
+  add("query", spec.query);
+  for (const [name, field] of Object.entries(spec.headers?.shape ?? {})) {
+    const schema = schemaOf(field as z.ZodType, "input", components);
+    const description = schema.description;
+    delete schema.description;
+    out.push({ name, in: "header", required: !(field as z.ZodType).safeParse(undefined).success, ...(description ? { description } : {}), schema });
+  }
+  if (spec.etag) {
+    out.push({ name: "If-None-Match", in: "header", required: false, schema: { type: "string" }, description: "An ETag from an earlier answer: 304, no body, 0 credits." });
+  }
+  return out;
+}
+
+function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean): Json {
+  const all = new Set<ErrorCode>(codes);
+  // Unknown query parameters are refused on every route but the liveness probe.
+  if (strictQuery) all.add("INVALID_PARAMETER");
+  if (keyed) for (const c of ["MISSING_API_KEY", "INVALID_API_KEY", "QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"] as ErrorCode[]) all.add(c);
+  all.add("INTERNAL_ERROR");
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of all) byStatus.set(ERRORS[c][0], [...(byStatus.get(ERRORS[c][0]) ?? []), c]);
+  const out: Json = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: list.map((c) => `\`${c}\`: ${ERRORS[c][1]}`).join("\n\n"),
+      headers: { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" }, "X-Error-Code": { schema: { type: "string", enum: list } } },
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+  return out;
+}
+
+export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Json {
+  const components: Json = {};
+  schemaOf(ErrorEnvelope, "output", components);
+  const paths: Record<string, Json> = {};
+  for (const spec of [...specs].sort((a, b) => a.path.localeCompare(b.path))) {
+    const keyed = spec.auth === "key";
+    const success: Json = {
+      description: "OK",
+      headers: {
+        "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+        ...(spec.cacheControl ? { "Cache-Control": { schema: { type: "string", const: spec.cacheControl } } } : {}),
+        ...(spec.etag ? { ETag: { schema: { type: "string" }, description: "Strong validator of this exact body." } } : {}),
+        ...(spec.cache ? { "X-Cache": { schema: { type: "string", enum: ["HIT", "MISS"] }, description: "Whether this instance answered from its cache of rendered catalogue answers." } } : {}),
+        ...(keyed ? { "X-Credits-Cost": { schema: { type: "integer" } } } : {}),
+      },
+      content: { "application/json": { schema: schemaOf(spec.response, "output", components) } },
+    };
+    const responses: Json = { [String(spec.successStatus ?? 200)]: success };
+    if (spec.etag) responses["304"] = { description: "Not modified: the If-None-Match ETag still matches. No body, 0 credits." };
+    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery));
+    const op: Json = {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      description: [spec.description, `**Cost:** ${spec.cost.text}.`, spec.cost.minPlan ? `**Minimum plan:** ${spec.cost.minPlan}.` : ""]
+        .filter(Boolean).join("\n\n"),
+      tags: spec.tags,
+      parameters: parameters(spec, components),
+      responses,
+      security: keyed ? [{ ApiKey: [] }, { Bearer: [] }] : spec.auth === "admin" ? [{ AdminToken: [] }] : [],
+      "x-credit-cost": spec.cost.text,
+      ...(spec.cost.minPlan ? { "x-min-plan": spec.cost.minPlan } : {}),
+    };
+    if (spec.body) {
+      op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(spec.body, "input", components) } } };
+    }
+    (paths[`/v1${spec.path}`] ??= {})[spec.method.toLowerCase()] = op;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Pokémon TCG Card Catalogue and Price API",
+      version: info.version,
+      description:
+        "A metered JSON API over the Pokémon trading card game catalogue and its prices. Every call costs credits (see each operation); " +
+        "errors share one envelope `{error: {code, message, request_id, details?}}`; lists page by opaque cursor.",
+    },
+    servers: [{ url: "/" }],
+    paths,
+    components: {
+      schemas: components,
+      headers: { "X-Request-Id": { schema: { type: "string" }, description: "Identifies the request in our logs." } },
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+        Bearer: { type: "http", scheme: "bearer", description: "The API key as a bearer token." },
+        AdminToken: { type: "http", scheme: "bearer", description: "Operators only: ADMIN_TOKEN." },
+      },
+    },
+  };
+}

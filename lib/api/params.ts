@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { ApiError, type ErrorCode } from "./errors";
+import { MAX_LIMIT } from "./paging";
+
+// Shared query parameters. Each is a zod schema: it validates the request and, through
+// z.toJSONSchema, documents itself in the OpenAPI document.
+
+// The lang table of SPEC.md plus ko: the reference vocabulary lists Korean, and its values are
+// never rejected as unsupported.
+export const LANGS = ["en", "fr", "de", "ja", "it", "es", "pt", "zh", "ko"] as const;
+export type Lang = (typeof LANGS)[number];
+
+export const limitParam = (def = 50) =>
+  z.coerce.number().int().min(1).max(MAX_LIMIT).default(def)
+    .meta({ description: `Page size, 1 to ${MAX_LIMIT}. Above ${MAX_LIMIT}: 400 LIMIT_EXCEEDED.` });
+
+export const cursorParam = z.string().max(4000).optional()
+  .meta({ description: "Opaque cursor from links.next; bound to the orderBy it was issued for." });
+
+export const orderByParam = (keys: readonly string[], def: string) =>
+  z.string().max(200).optional().meta({
+    description: `Up to four comma-separated keys of ${keys.join(", ")}; a leading '-' sorts descending. Default ${def}.`,
+    example: def,
+  });
+
+export const orderByAlias = z.string().max(200).optional().meta({ description: "Accepted spelling of orderBy." });
+
+export const langParam = z.enum(LANGS).optional().meta({
+  description: "Language of names. A record without a translation in that language falls back to English.",
+});
+
+export const selectParam = (fields: readonly string[]) =>
+  z.string().max(2000).optional().meta({
+    description: `Comma-separated fields (camelCase or snake_case); id is always included. One of: ${fields.join(", ")}.`,
+  });
+
+export const includeParam = (values: readonly string[]) =>
+  z.string().max(200).optional().meta({ description: `Comma-separated, from: ${values.join(", ")}. Anything else is INVALID_INCLUDE.` });
+
+export const qParam = (description: string) => z.string().max(1000).optional().meta({ description });
+
+export const PAGING_PARAMS = ["page", "offset"];
+
+/** The first problem of a failed parse, as the error a client can act on. */
+export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | "body" | "header", validParams: string[]): ApiError {
+  const param = issue.path.map(String).join(".");
+  const custom = (issue as { params?: { code?: ErrorCode; details?: Record<string, unknown> } }).params;
+  if (issue.code === "custom" && custom?.code) return new ApiError(custom.code, issue.message, custom.details);
+  if (where === "header") {
+    return new ApiError("INVALID_PARAMETER", `Header ${param}: ${issue.code === "invalid_type" ? "required" : issue.message}.`, { header: param });
+  }
+  if (where === "body") {
+    return new ApiError("INVALID_PARAMETER", param ? `${param}: ${issue.message}` : issue.message, { parameter: param || "body" });
+  }
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0]!;
+    if (PAGING_PARAMS.includes(key)) {
+      return new ApiError("INVALID_PARAMETER", `'${key}' is not supported: lists page with an opaque cursor.`, {
+        parameter: key, did_you_mean: "cursor",
+      });
+    }
+    return new ApiError("INVALID_PARAMETER", `Unknown parameter '${key}'.`, { parameter: key, valid_parameters: validParams });
+  }
+  // A parameter with its own error code keeps it when it is merely too long.
+  const own: Partial<Record<string, ErrorCode>> = { cursor: "INVALID_CURSOR", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD" };
+  if (issue.code === "too_big" && own[param]) {
+    return new ApiError(own[param]!, `${param} is too long: ${issue.message}`, { parameter: param, max_length: (issue as { maximum?: unknown }).maximum });
+  }
+  if (param === "limit" && issue.code === "too_big") {
+    const requested = (issue as { input?: unknown }).input;
+    return new ApiError("LIMIT_EXCEEDED", `limit may be at most ${MAX_LIMIT}.`, {
+      max: MAX_LIMIT, requested: typeof requested === "number" ? requested : undefined,
+    });
+  }
+  if (issue.code === "invalid_value" && "values" in issue) {
+    return new ApiError("INVALID_PARAMETER", `${param} must be one of ${issue.values.join(", ")}.`, {
+      parameter: param, valid_values: issue.values,
+    });
+  }
+  return new ApiError("INVALID_PARAMETER", `${param}: ${issue.message}`, { parameter: param });
+}

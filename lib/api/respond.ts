@@ -1,0 +1,67 @@
+import { randomBytes } from "node:crypto";
+import { ApiError, type ErrorCode } from "./errors";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+// Browsers may call the API from any origin with their own key; they may read every header
+// a client needs to pace itself and to report a request.
+export const CORS: Record<string, string> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": [
+    "ETag", "X-Request-Id", "X-Error-Code", "Retry-After", "RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining",
+    "RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "X-Credits-Cost", "X-Cards-Used",
+    "X-Cards-Limit", "X-Cards-Warning", "X-Trial-Expires-At", "X-RateLimit-Degraded", "X-Plan-Withheld", "X-Withheld", "X-Cache",
+  ].join(", "),
+};
+
+/** Answer to a CORS preflight or a plain OPTIONS: which methods the path serves. */
+export function optionsResponse(req: Request, allow: string): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS,
+      allow: `${allow}, HEAD, OPTIONS`,
+      "access-control-allow-methods": `${allow}, HEAD, OPTIONS`,
+      "access-control-allow-headers": "X-Api-Key, Authorization, Content-Type, If-None-Match, Idempotency-Key, X-Request-Id",
+      "access-control-max-age": "86400",
+      "x-request-id": requestId(req),
+    },
+  });
+}
+
+/** `req_` and 24 hex digits; an incoming X-Request-Id of a sane shape is kept for tracing. */
+export function requestId(req: Request): string {
+  const incoming = req.headers.get("x-request-id");
+  if (incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming)) return incoming;
+  return `req_${randomBytes(12).toString("hex")}`;
+}
+
+export function errorBody(err: ApiError, reqId: string): string {
+  const error: Record<string, unknown> = { code: err.code, message: err.message, request_id: reqId };
+  if (err.details && Object.keys(err.details).length) error.details = err.details;
+  return JSON.stringify({ error });
+}
+
+/** The SPEC.md envelope for an error; a 429 also names its code in X-Error-Code. */
+export function errorResponse(err: ApiError, reqId: string, extra: Record<string, string> = {}): Response {
+  const headers = new Headers({
+    ...CORS,
+    "content-type": JSON_TYPE,
+    "cache-control": "no-store",
+    "x-request-id": reqId,
+    "x-error-code": err.code,
+    ...err.headers,
+    ...extra,
+  });
+  return new Response(errorBody(err, reqId), { status: err.status, headers });
+}
+
+export function jsonResponse(body: string, status: number, headers: Headers): Response {
+  headers.set("content-type", JSON_TYPE);
+  return new Response(body, { status, headers });
+}
+
+/** Convenience for steps outside a route wrapper (catch-all, method guard). */
+export function fail(req: Request, code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>): Response {
+  return errorResponse(new ApiError(code, message, details, headers), requestId(req));
+}

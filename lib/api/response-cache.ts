@@ -1,0 +1,89 @@
+import { env } from "@/lib/env";
+
+// Rendered answers of catalogue reads, kept in memory per process. The catalogue changes only
+// when a job commits, and every job that writes bumps the catalogue's version in the same
+// transaction: when the version moves, everything cached is dropped. Instances poll it at
+// most once per second, so a change is served everywhere within a second of its commit.
+// Authentication and the meter still run on every request; only the handler is skipped.
+
+export type Rendered = {
+  text: string; etag: string; status: number; headers?: Record<string, string>; cardIds?: string[]; hit?: boolean;
+};
+export type CachePolicy = { version: () => Promise<string> };
+
+class Lru {
+  private readonly map = new Map<string, Rendered>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Rendered | undefined {
+    const v = this.map.get(key);
+    if (v) {
+      // Move to the most recent end.
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, value: Rendered): void {
+    const size = value.text.length + key.length;
+    if (size > this.maxBytes / 8) return; // one huge answer must not flush the rest
+    const old = this.map.get(key);
+    if (old) {
+      this.bytes -= old.text.length + key.length;
+      this.map.delete(key);
+    }
+    this.map.set(key, value);
+    this.bytes += size;
+    for (const [k, v] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(k);
+      this.bytes -= v.text.length + k.length;
+    }
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.bytes = 0;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+const slot = globalThis as unknown as { __responseCache?: { lru: Lru; version?: string } };
+
+function state() {
+  if (!slot.__responseCache) {
+    const mb = Number(process.env.RESPONSE_CACHE_MB ?? env().RESPONSE_CACHE_MB);
+    slot.__responseCache = { lru: new Lru(Math.max(0, mb) * 1024 * 1024) };
+  }
+  return slot.__responseCache;
+}
+
+export function cacheEnabled(): boolean {
+  return Number(process.env.RESPONSE_CACHE_MB ?? env().RESPONSE_CACHE_MB) > 0;
+}
+
+/** The cached rendering for `key`, rendering and storing it on a miss. */
+export async function cached(policy: CachePolicy, key: string, render: () => Promise<Rendered>): Promise<Rendered> {
+  const s = state();
+  const version = await policy.version();
+  if (version !== s.version) {
+    s.lru.clear();
+    s.version = version;
+  }
+  const hit = s.lru.get(key);
+  if (hit) return { ...hit, hit: true };
+  const value = await render();
+  // A render that raced an import belongs to the version it started under: keep it only
+  // if no newer version was seen meanwhile.
+  if (s.version === version && value.status === 200) s.lru.set(key, value);
+  return value;
+}
+
+export function resetResponseCacheForTests(): void {
+  slot.__responseCache = undefined;
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { ERRORS } from "./errors";
+
+// Envelopes shared by every route, for validation in tests and for the OpenAPI document.
+
+export const ErrorEnvelope = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERRORS) as [keyof typeof ERRORS, ...(keyof typeof ERRORS)[]]),
+    message: z.string(),
+    request_id: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+}).meta({ id: "Error" });
+
+export const Links = z.object({
+  next: z.string().url().optional().meta({ description: "Absolute URL of the next page; present exactly when meta.has_more is true." }),
+}).meta({ id: "Links" });
+
+export function listOf<T extends z.ZodType>(item: T, opts: { totalCount: boolean; extraMeta?: z.ZodRawShape }) {
+  return z.object({
+    data: z.array(item),
+    meta: z.object({
+      limit: z.number().int(),
+      count: z.number().int(),
+      ...(opts.totalCount ? { total_count: z.number().int() } : {}),
+      has_more: z.boolean(),
+      withheld: z.array(z.string()).optional(),
+      ...opts.extraMeta,
+    }),
+    links: Links,
+  });
+}
+
+export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });

@@ -1,0 +1,74 @@
+import { ApiError } from "@/lib/api/errors";
+import type { Lang } from "@/lib/api/params";
+import { selectAlternatives, selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
+import { cardView, withImages } from "./list";
+import { presentCard, withheldGroups } from "./present";
+
+type ViewInput = { select?: string; include?: string; lang?: Lang };
+
+export const MAX_BATCH_IDS = 100;
+
+function index(found: CardDbRow[]): Map<string, CardDbRow> {
+  const m = new Map<string, CardDbRow>();
+  for (const r of found) {
+    m.set(r.id.toLowerCase(), r);
+    if (r.alt_id) m.set(r.alt_id.toLowerCase(), r);
+  }
+  return m;
+}
+
+/** GET /v1/cards/{id}: primary or alternate id, any case. */
+export async function getCard(id: string, input: ViewInput) {
+  const view = cardView(input);
+  const row = index(await selectCardById(id)).get(id.toLowerCase());
+  if (!row) throw new ApiError("CARD_NOT_FOUND", `No card with id or alternate id '${id}'.`, { id });
+  if (row.deleted_at) {
+    throw new ApiError("CARD_NOT_FOUND", `Card '${row.id}' was removed from the catalogue.`, { id, removed_at: row.deleted_at });
+  }
+  const full = await withImages(view, [row.id]);
+  const withheld = withheldGroups(view);
+  const body: { data: Record<string, unknown>; meta?: { withheld: string[] } } = { data: presentCard(row, full) };
+  if (withheld.length) body.meta = { withheld };
+  return { body, cardIds: [row.id] };
+}
+
+export function parseIds(raw: string, max: number): string[] {
+  const ids = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (!ids.length) throw new ApiError("INVALID_PARAMETER", "ids needs at least one id.", { parameter: "ids" });
+  if (ids.length > max) {
+    throw new ApiError("LIMIT_EXCEEDED", `A batch holds at most ${max} ids.`, { parameter: "ids", max, requested: ids.length });
+  }
+  const long = ids.find((i) => i.length > 200);
+  if (long) throw new ApiError("INVALID_PARAMETER", "An id is longer than 200 characters.", { parameter: "ids" });
+  return ids;
+}
+
+/**
+ * GET /v1/cards/batch: the cards in the order asked, each once; ids that resolve to nothing
+ * are reported in meta.missing with what they may have meant.
+ */
+export async function getCardsBatch(input: ViewInput & { ids: string }) {
+  const ids = parseIds(input.ids, MAX_BATCH_IDS);
+  const view = cardView(input);
+  const byId = index(await selectCardsByIds(ids));
+  const seen = new Set<string>();
+  const rows: CardDbRow[] = [];
+  const missing: { id: string; alternatives: { id: string; name: string; reason: string }[] }[] = [];
+  for (const id of ids) {
+    const row = byId.get(id.toLowerCase());
+    if (!row || row.deleted_at) {
+      if (!missing.some((m) => m.id === id)) missing.push({ id, alternatives: [] });
+      continue;
+    }
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    rows.push(row);
+  }
+  const alternatives = await selectAlternatives(missing.map((m) => m.id));
+  for (const m of missing) m.alternatives = alternatives.get(m.id) ?? [];
+  const full = await withImages(view, rows.map((r) => r.id));
+  const withheld = withheldGroups(view);
+  const meta: Record<string, unknown> = { requested: ids.length, count: rows.length, missing };
+  if (withheld.length) meta.withheld = withheld;
+  return { body: { data: rows.map((r) => presentCard(r, full)), meta }, cardIds: rows.map((r) => r.id) };
+}

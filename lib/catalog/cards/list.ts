@@ -1,0 +1,82 @@
+import { sql, type SQL } from "drizzle-orm";
+import { ApiError } from "@/lib/api/errors";
+import { keysetPage, type Link } from "@/lib/api/list";
+import type { SortSpec } from "@/lib/api/paging";
+import type { Lang } from "@/lib/api/params";
+import { parseInclude, parseSelect } from "@/lib/api/select";
+import { compileCardWhere, namePatterns, numberTerms, parseCardQuery, type Node } from "@/lib/query";
+import { broadPatterns } from "@/lib/catalog/queries/terms";
+import { selectCardImages, selectCardPage, type CardImageRow } from "@/lib/catalog/queries/cards";
+import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
+import { CARD_SORT, SET_CARD_SORT } from "./sort";
+import { findSet } from "@/lib/catalog/sets";
+
+export type CardListInput = {
+  q?: string; region?: string; orderBy?: string; order_by?: string; limit: number; cursor?: string;
+  select?: string; include?: string; lang?: Lang;
+};
+
+export function cardView(input: { select?: string; include?: string; lang?: Lang }): CardView {
+  return {
+    include: parseInclude(input.include, CARD_INCLUDES),
+    select: parseSelect(input.select, CARD_FIELDS),
+    lang: input.lang,
+  };
+}
+
+export async function withImages(view: CardView, ids: string[]): Promise<CardView> {
+  if (!view.include.has("images")) return view;
+  const images = new Map<string, CardImageRow[]>();
+  for (const img of await selectCardImages(ids)) {
+    const list = images.get(img.owner_id);
+    if (list) list.push(img);
+    else images.set(img.owner_id, [img]);
+  }
+  return { ...view, images };
+}
+
+async function page(spec: SortSpec, input: CardListInput, link: Link, filters: SQL[]) {
+  const view = cardView(input);
+  const ast = parseCardQuery(input.q);
+  const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)) });
+  if (input.region) filters.push(sql`c.print_region = ${input.region}`);
+  const all = sql.join([where, ...filters], sql` and `);
+  const { rows, meta, links } = await keysetPage({
+    spec, input, link, included: view.include,
+    fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region }),
+  });
+  const withheld = withheldGroups(view);
+  if (withheld.length) meta.withheld = withheld;
+  const full = await withImages(view, rows.map((r) => r.id));
+  return { ast, rows, body: { data: rows.map((r) => presentCard(r, full)), meta, links } };
+}
+
+/** GET /v1/cards */
+export async function listCards(input: CardListInput, link: Link) {
+  const { rows, body } = await page(CARD_SORT, input, link, []);
+  return { body, cardIds: rows.map((r) => r.id) };
+}
+
+/** GET /v1/sets/{code}/cards: 404 for an unknown set, never an empty page. */
+export async function listSetCards(code: string, input: CardListInput, link: Link) {
+  const set = await findSet(code);
+  if (!set) throw new ApiError("SET_NOT_FOUND", `No set with code, slug or alternate id '${code}'.`, { code });
+  const { ast, rows, body } = await page(SET_CARD_SORT, input, link, [sql`c.set_id = ${set.id}`]);
+  const hint = !rows.length && !input.cursor ? dexHint(ast, set) : null;
+  if (hint) body.meta.hint = { ...hint, href: link({ q: hint.q, cursor: undefined }) };
+  return { body, cardIds: rows.map((r) => r.id) };
+}
+
+/** Japanese cards before mid-2001 print no collector number, only the National Pokédex number. */
+const VINTAGE_JP_BEFORE = "2001-07-01";
+
+function dexHint(ast: Node | null, set: { print_region: string | null; release_date: string | null }) {
+  if (set.print_region !== "JP" || !set.release_date || set.release_date >= VINTAGE_JP_BEFORE) return null;
+  const n = numberTerms(ast).map((v) => /^0*(\d+)/.exec(v)?.[1]).find(Boolean);
+  if (!n) return null;
+  return {
+    code: "TRY_POKEDEX_NUMBER",
+    message: "Vintage Japanese cards print no collector number. Try the National Pokédex number instead.",
+    q: `national_pokedex_numbers:${n}`,
+  };
+}

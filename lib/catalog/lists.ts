@@ -1,0 +1,100 @@
+import { sql } from "drizzle-orm";
+import { ApiError } from "@/lib/api/errors";
+import { keysetPage, type Link, type PageInput } from "@/lib/api/list";
+import { col, type SortSpec } from "@/lib/api/paging";
+import type { Lang } from "@/lib/api/params";
+import { parseInclude } from "@/lib/api/select";
+import { presentArtist, presentSealed, presentSeries } from "./present";
+import {
+  artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
+  selectSeriesPage,
+} from "./queries/lists";
+import { findSet } from "./sets";
+
+// Series, artists and sealed products: the lists without a query language.
+
+export const SERIES_SORT: SortSpec = {
+  resource: "series", tiebreaker: "slug", default: "-set_count",
+  keys: {
+    set_count: { columns: [col(sql`r.set_count`, "int", false)] },
+    name: { columns: [col(sql`r.name`, "text", false)] },
+    slug: { columns: [col(sql`r.id`, "text", false)] },
+  },
+};
+
+export async function listSeries(input: PageInput & { lang?: Lang }, link: Link) {
+  const { rows, meta, links } = await keysetPage({
+    spec: SERIES_SORT, input, link, fetch: selectSeriesPage, count: countSeries,
+  });
+  return { body: { data: rows.map((r) => presentSeries(r, input.lang)), meta, links } };
+}
+
+export const ARTIST_SORT: SortSpec = {
+  resource: "artists", tiebreaker: "slug", default: "-card_count",
+  keys: {
+    card_count: { columns: [col(sql`a.card_count`, "int", false)] },
+    name: { columns: [col(sql`a.name`, "text", false)] },
+    slug: { columns: [col(sql`a.slug`, "text", false)] },
+  },
+};
+
+export async function listArtists(input: PageInput & { q?: string }, link: Link) {
+  const where = artistWhere(input.q);
+  const { rows, meta, links } = await keysetPage({
+    spec: ARTIST_SORT, input, link,
+    fetch: (order, after, limit) => selectArtistPage(where, order, after, limit),
+    count: () => countArtists(where),
+  });
+  return { body: { data: rows.map(presentArtist), meta, links } };
+}
+
+export async function getArtist(slug: string) {
+  const artist = await selectArtist(slug);
+  if (!artist) throw new ApiError("ARTIST_NOT_FOUND", `No artist with slug '${slug}'.`, { slug });
+  return { body: { data: presentArtist(artist) } };
+}
+
+export const SEALED_SORT: SortSpec = {
+  resource: "sealed", tiebreaker: "slug", default: "-release_date",
+  keys: {
+    release_date: { columns: [col(sql`p.release_date`, "date")] },
+    name: { columns: [col(sql`p.name`, "text", false)] },
+    sku: { columns: [col(sql`p.sku`, "text", false)] },
+    product_type: { columns: [col(sql`p.product_type`, "text", false)] },
+    index_eur: { columns: [col(sql`p.index_eur`, "float")], requires: "index" },
+    updated_at: { columns: [col(sql`p.updated_at`, "timestamp", false)] },
+    slug: { columns: [col(sql`p.slug`, "text", false)] },
+  },
+};
+
+export const SEALED_INCLUDES = ["index"] as const;
+export const PRODUCT_TYPES = [
+  "booster-box", "booster-pack", "elite-trainer-box", "bundle", "tin", "blister", "collection-box", "build-battle-box",
+  "theme-deck", "battle-deck", "trainer-kit", "starter-set", "prerelease-kit", "case", "other",
+] as const;
+
+export type SealedListInput = PageInput & { q?: string; set?: string; product_type?: string; include?: string; lang?: Lang };
+
+export async function listSealed(input: SealedListInput, link: Link) {
+  const include = parseInclude(input.include, SEALED_INCLUDES);
+  let setId: string | undefined;
+  if (input.set) {
+    const set = await findSet(input.set);
+    if (!set) throw new ApiError("SET_NOT_FOUND", `No set with code, slug or alternate id '${input.set}'.`, { code: input.set });
+    setId = set.id;
+  }
+  const where = sealedWhere({ q: input.q, setId, productType: input.product_type });
+  const { rows, meta, links } = await keysetPage({
+    spec: SEALED_SORT, input, link, included: new Set<string>(include),
+    fetch: (order, after, limit) => selectSealedPage(where, order, after, limit),
+  });
+  const index = include.has("index");
+  return { body: { data: rows.map((r) => presentSealed(r, { lang: input.lang, index })), meta, links } };
+}
+
+export async function getSealed(id: string, input: { lang?: Lang; include?: string }) {
+  const include = parseInclude(input.include, SEALED_INCLUDES);
+  const row = await selectSealed(id);
+  if (!row) throw new ApiError("SEALED_NOT_FOUND", `No sealed product with sku or slug '${id}'.`, { id });
+  return { body: { data: presentSealed(row, { lang: input.lang, index: include.has("index") }) } };
+}

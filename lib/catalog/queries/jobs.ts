@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import { rows, type Db } from "@/lib/db/client";
+import { jobRuns } from "@/lib/db/schema";
+
+export type JobName = "refresh-catalog" | "refresh-index" | "refresh-prices";
+export const STATUS_JOBS: JobName[] = ["refresh-catalog", "refresh-index", "refresh-prices"];
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export async function recordSuccess(tx: Tx | Db, job: JobName, stats: Record<string, unknown>): Promise<void> {
+  await tx
+    .insert(jobRuns)
+    .values({ job, lastSuccessAt: sql`now()` as never, lastAttemptAt: sql`now()` as never, contractOk: 1, lastError: null, stats })
+    .onConflictDoUpdate({
+      target: jobRuns.job,
+      set: { lastSuccessAt: sql`now()`, lastAttemptAt: sql`now()`, contractOk: 1, lastError: null, stats },
+    });
+}
+
+/** A failed run keeps last_success_at: the data it produced is still what is served. */
+export async function recordFailure(db: Db, job: JobName, error: string, contractBroken: boolean): Promise<void> {
+  await db
+    .insert(jobRuns)
+    .values({ job, lastAttemptAt: sql`now()` as never, contractOk: contractBroken ? 0 : 1, lastError: error })
+    .onConflictDoUpdate({
+      target: jobRuns.job,
+      set: { lastAttemptAt: sql`now()`, contractOk: contractBroken ? 0 : 1, lastError: error },
+    });
+}
+
+export type JobRunRow = {
+  job: string; last_success_at: string | null; last_attempt_at: string | null; contract_ok: number; last_error: string | null;
+};
+
+export async function listJobRuns(db?: Db): Promise<JobRunRow[]> {
+  return rows<JobRunRow>(sql`select job, last_success_at, last_attempt_at, contract_ok, last_error from job_runs`, db);
+}

@@ -1,0 +1,60 @@
+import { sql, type SQL } from "drizzle-orm";
+import { rows } from "@/lib/db/client";
+import { iso } from "@/lib/db/sql";
+import { keysetWhere, orderBySql, sortKeySelect, type Order } from "@/lib/api/paging";
+import type { SetDbRow } from "@/lib/catalog/present";
+import { escapeLike, wordKey } from "@/lib/util/text";
+
+const COLUMNS = sql`s.id, s.alt_id, s.ptcgo_code, s.name, s.names, s.series_id, r.name as series_name, s.print_region,
+  s.printed_total, s.total, s.card_count, s.release_date::text as release_date, s.languages, s.images,
+  s.attrs->>'block_id' as block_id, s.attrs->>'block_name' as block_name, s.attrs->>'name_en_unofficial' as name_en_unofficial,
+  ${iso(sql`s.created_at`)} as created_at, ${iso(sql`s.updated_at`)} as updated_at`;
+const FROM = sql`from sets s join series r on r.id = s.series_id`;
+
+/**
+ * A set by code (its id), slug (the id in lower case), alternate id, or printed code. A
+ * printed code shared by a main set and its subset (CEL: cel25, cel25c) names the main set.
+ */
+export async function selectSetByIdentifier(code: string): Promise<SetDbRow | undefined> {
+  const lower = code.toLowerCase();
+  const found = await rows<SetDbRow>(sql`
+    select ${COLUMNS} ${FROM}
+    where s.deleted_at is null and (s.id_lower = ${lower} or lower(s.alt_id) = ${lower} or s.ptcgo_code = ${code.toUpperCase()})
+    order by (s.id_lower = ${lower}) desc, (lower(s.alt_id) = ${lower}) desc nulls last, length(s.id), s.id
+    limit 1`, undefined, { prepare: true });
+  return found[0];
+}
+
+export type SetFilter = { q?: string; series?: string; region?: string };
+
+/** Each word of q matches the start of a word of the set's names; a q without letters matches nothing. */
+export function setWhere(f: SetFilter): SQL {
+  const parts: SQL[] = [sql`s.deleted_at is null`];
+  const words = f.q ? wordKey(f.q).split(" ").filter(Boolean) : [];
+  if (f.q && !words.length) parts.push(sql`false`);
+  for (const w of words) parts.push(sql`(' ' || s.name_folded || ' ') like ${`% ${escapeLike(w)}%`}`);
+  if (f.series) {
+    const v = f.series.toLowerCase();
+    // A slug names one series; a name only counts when no series has that slug ('xy' is the
+    // slug of XY and the name of the Asian XY series).
+    parts.push(sql`s.series_id in (select id from series where lower(id) = ${v}
+      union all select id from series where name_folded = ${wordKey(f.series)}
+        and not exists (select 1 from series where lower(id) = ${v}))`);
+  }
+  if (f.region) parts.push(sql`s.print_region = ${f.region}`);
+  return sql.join(parts, sql` and `);
+}
+
+export async function selectSetPage(where: SQL, order: Order, after: unknown[] | undefined, limit: number) {
+  const keyset = after ? sql`and ${keysetWhere(order, after)}` : sql``;
+  return rows<SetDbRow & Record<string, unknown>>(sql`
+    select ${COLUMNS}, ${sortKeySelect(order)} ${FROM}
+    where ${where} ${keyset}
+    order by ${orderBySql(order)}
+    limit ${limit + 1}`);
+}
+
+export async function countSets(where: SQL): Promise<number> {
+  const r = await rows<{ n: number }>(sql`select count(*)::int as n from sets s where ${where}`);
+  return r[0]?.n ?? 0;
+}

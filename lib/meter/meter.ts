@@ -1,0 +1,259 @@
+import { randomUUID } from "node:crypto";
+import { ApiError } from "@/lib/api/errors";
+import type { Account } from "@/lib/accounts/types";
+import { meterDriver } from "./driver";
+import { isoDay, rebuildPeriod, record, recordCards } from "./ledger";
+import { policyHeader } from "./plans";
+import { allowance, featureLimit, utcDay, type Allowance } from "./policy";
+import { confirmEmailStep, secondsToMidnight, upgradeStep } from "./refusals";
+import { queueSettle } from "./settle-queue";
+import { Outcome, type AcquireResult, type SettleResult } from "./types";
+
+// The meter step of the pipeline: acquire before the handler (one script), settle after it.
+// Outcomes are values; the pipeline turns a refusal into its response.
+
+export const LEASE_TTL_MS = 60_000;
+
+export type Lease = {
+  account: Account;
+  allowance: Allowance;
+  leaseId: string;
+  route: string;
+  cost: number;
+  feature: string;
+  featureCounted: boolean;
+  day: string;
+  /** What the script answered; the last known state when the meter is down. */
+  result: AcquireResult | null;
+  degraded: boolean;
+};
+
+export type AcquireOutcome =
+  | { ok: true; lease: Lease; headers: Record<string, string> }
+  | { ok: false; error: ApiError; headers: Record<string, string> };
+
+export type SettleOutcome = { ok: true; headers: Record<string, string>; charged: number } | { ok: false; error: ApiError; headers: Record<string, string> };
+
+const slot = globalThis as unknown as { __lastKnown?: Map<string, AcquireResult> };
+const lastKnown = () => (slot.__lastKnown ??= new Map());
+
+export async function acquire(account: Account, opts: { route: string; cost: number; feature?: string }, now = Date.now()): Promise<AcquireOutcome> {
+  const a = allowance(account, now);
+  const feature = opts.feature ?? "";
+  const day = utcDay(now);
+  const lease: Lease = {
+    account, allowance: a, leaseId: randomUUID(), route: opts.route, cost: opts.cost, feature,
+    featureCounted: featureLimit(account, feature) >= 0, day, result: null, degraded: false,
+  };
+  const input = {
+    account: account.id, rate: a.limits.rate, burst: a.limits.burst, perMinute: a.limits.perMinute,
+    maxInFlight: a.limits.inFlight, leaseId: lease.leaseId, leaseTtlMs: LEASE_TTL_MS, cost: opts.cost,
+    creditLimit: a.credits, creditPeriod: a.period.key, periodTtlS: a.period.ttlS, dailyCap: a.dailyCap, day,
+    feature, featureLimit: featureLimit(account, feature),
+  };
+  let r: AcquireResult;
+  try {
+    const driver = await meterDriver();
+    r = await driver.acquire(input);
+    if (r.outcome === Outcome.UNSEEDED) {
+      // Redis lost this account's counters (or never had them): rebuild them from the ledger.
+      const rebuilt = await rebuildPeriod(account.id, a.period.key, isoDay(day));
+      await driver.seed({ account: account.id, creditPeriod: a.period.key, day, periodTtlS: a.period.ttlS, ...rebuilt });
+      r = await driver.acquire(input);
+    }
+  } catch (err) {
+    return degraded(lease, err);
+  }
+  lease.result = r;
+  lastKnown().set(account.id, r);
+  const headers = meterHeaders(lease, { charged: r.outcome === Outcome.OK ? opts.cost : 0, refused: r.outcome });
+  switch (r.outcome) {
+    case Outcome.OK: return { ok: true, lease, headers };
+    case Outcome.RATE_LIMITED: {
+      const secs = Math.max(1, Math.ceil(r.retryAfterMs / 1000));
+      const window = r.tokens >= 1 ? "per_minute" : "per_second";
+      return refuse(new ApiError("RATE_LIMITED", `Too many requests ${window === "per_second" ? "per second" : "per minute"}. Retry after ${secs} s with exponential backoff and jitter.`, {
+        limit: window, retry_after_ms: r.retryAfterMs, policy: policyHeader(a.limits),
+      }), headers, { "retry-after": String(secs), "ratelimit-reset": String(secs) });
+    }
+    case Outcome.CONCURRENCY:
+      return refuse(new ApiError("CONCURRENCY_LIMIT", `At most ${a.limits.inFlight} requests may be in flight for this account. Reduce the worker pool.`, {
+        max_in_flight: a.limits.inFlight,
+      }), headers, { "retry-after": "1" });
+    case Outcome.QUOTA: {
+      // RateLimit-Reset here is the quota's reset, not the bucket's: absent when the credits
+      // never renew (trial) or the reset is unknown or past (SPEC.md QUOTA_EXCEEDED 2 and 3).
+      const { "ratelimit-reset": _bucket, ...rest } = headers;
+      return refuse(quotaError(lease, r), rest, quotaTiming(lease));
+    }
+    case Outcome.DAILY_CAP: {
+      const secs = secondsToMidnight(now);
+      return refuse(new ApiError("QUOTA_EXCEEDED", `The trial's daily cap of ${a.dailyCap} credits is spent. It resets at midnight UTC.`, {
+        renews: true, cap: "daily", daily_cap: a.dailyCap, daily_used: r.dailyUsed, retry_after_s: secs,
+        next_step: upgradeStep("developer", "Paid plans have no daily cap."),
+      }), headers, { "retry-after": String(secs), "ratelimit-reset": String(secs) });
+    }
+    case Outcome.FEATURE:
+      return refuse(new ApiError("PLAN_REQUIRED", `The trial's ${featureLimit(account, feature)} ${feature.replace("_", " ")} calls are used. This route needs the Growth plan.`, {
+        plan_required: "growth", trial_calls: featureLimit(account, feature), next_step: upgradeStep("growth", "Trial calls are used up."),
+      }), headers, {});
+    default:
+      return refuse(new ApiError("METER_UNAVAILABLE", "The meter could not rebuild this account's counters. Retry shortly.", undefined), headers, { "retry-after": "5" });
+  }
+}
+
+function refuse(error: ApiError, headers: Record<string, string>, extra: Record<string, string>): AcquireOutcome {
+  return { ok: false, error, headers: { ...headers, ...extra } };
+}
+
+function degraded(lease: Lease, err: unknown): AcquireOutcome {
+  console.error("[meter] unreachable:", (err as Error)?.message ?? err);
+  if (lease.allowance.trial) {
+    return {
+      ok: false,
+      error: new ApiError("METER_UNAVAILABLE", "The meter is unreachable and trial calls cannot be served uncounted. Retry shortly.", { retry_after_s: 5 }),
+      // The plan's limits are known without the meter; the counts are not.
+      headers: { ...meterHeaders(lease, { charged: 0 }), "retry-after": "5" },
+    };
+  }
+  // Paid plans are served, uncounted; the balance shown is the last one this instance saw.
+  lease.degraded = true;
+  lease.result = lastKnown().get(lease.account.id) ?? null;
+  return { ok: true, lease, headers: { ...meterHeaders(lease, { charged: 0 }), "x-ratelimit-degraded": "1" } };
+}
+
+function quotaTiming(lease: Lease): Record<string, string> {
+  const resets = lease.allowance.period.resetsAt;
+  if (lease.allowance.trial || !resets) return {};
+  const secs = Math.ceil((Date.parse(resets) - Date.now()) / 1000);
+  return secs > 0 ? { "retry-after": String(secs), "ratelimit-reset": String(secs) } : {};
+}
+
+function quotaError(lease: Lease, r: AcquireResult): ApiError {
+  const a = lease.allowance;
+  const base = { credits_limit: a.credits, credits_used: r.creditsUsed, cost: lease.cost };
+  if (a.trial) {
+    if (!a.confirmed) {
+      return new ApiError("QUOTA_EXCEEDED", `Confirm your email to unlock the full trial: the ${a.credits} credits before confirmation are spent.`, {
+        ...base, renews: false, next_step: confirmEmailStep(lease.account),
+      });
+    }
+    return new ApiError("QUOTA_EXCEEDED", `The trial's ${a.credits} credits are spent. They never renew.`, {
+      ...base, renews: false, next_step: upgradeStep("developer", "The trial allowance is spent."),
+    });
+  }
+  const resets = a.period.resetsAt;
+  return new ApiError("QUOTA_EXCEEDED", `The ${lease.account.plan} plan's ${a.credits} credits of this period are spent.${resets ? ` They renew at ${resets}.` : ""}`, {
+    ...base, renews: true, resets_at: resets, next_step: upgradeStep(lease.account.plan === "developer" ? "growth" : "professional", "More credits come with a larger plan."),
+  });
+}
+
+/**
+ * After the handler: release the slot; give the credits back on any 4xx, 5xx or 304; count
+ * the cards the answer returned. With a card allowance the count decides whether the answer
+ * may go out, so it is awaited; otherwise it runs after the response.
+ */
+export async function settle(lease: Lease, status: number, cardIds: string[] = []): Promise<SettleOutcome> {
+  const refund = status >= 400 || status === 304;
+  const a = lease.allowance;
+  const charged = refund || lease.degraded ? 0 : lease.cost;
+  const ids = refund ? [] : [...new Set(cardIds)];
+  const entry = { accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route };
+  if (lease.degraded) {
+    record({ ...entry, credits: 0, refunds: refund ? 1 : 0, newCards: 0 });
+    return { ok: true, headers: { ...meterHeaders(lease, { charged: 0, refunded: refund, served: !refund }), "x-ratelimit-degraded": "1" }, charged: 0 };
+  }
+  const input = {
+    account: lease.account.id, leaseId: lease.leaseId, refund, cost: lease.cost, creditPeriod: a.period.key, day: lease.day,
+    feature: lease.feature, featureCounted: lease.featureCounted, cardIds: ids, cardLimit: a.cards, periodTtlS: a.period.ttlS,
+  };
+  const run = async (): Promise<SettleResult | null> => {
+    try {
+      const result = await (await meterDriver()).settle(input);
+      record({ ...entry, credits: result.allowed ? charged : 0, refunds: result.allowed && !refund ? 0 : 1, newCards: result.allowed ? result.newCards : 0 });
+      if (result.allowed && result.newCards) recordCards(lease.account.id, a.period.key, ids);
+      return result;
+    } catch (err) {
+      // The lease expires by itself; the charge stands in Redis and is recorded here.
+      console.error("[meter] settle failed:", (err as Error)?.message ?? err);
+      record({ ...entry, credits: charged, refunds: refund ? 1 : 0, newCards: 0 });
+      return null;
+    }
+  };
+  const decides = ids.length > 0 && a.cards >= 0;
+  if (!decides) {
+    if (lease.featureCounted) {
+      void run();
+    } else {
+      const r = lease.result;
+      // The ledger hears of the call at once: /v1/me/usage shows an account its own latest calls.
+      record({ ...entry, credits: charged, refunds: refund ? 1 : 0, newCards: 0 });
+      const settled = new Promise<void>((resolve) => queueSettle(
+        { account: lease.account.id, period: a.period.key, day: lease.day, ttlS: a.period.ttlS },
+        {
+          leaseId: lease.leaseId, refundCredits: refund ? lease.cost : 0, cardIds: ids,
+          done: (newCards) => {
+            if (newCards) {
+              record({ ...entry, requests: 0, credits: 0, refunds: 0, newCards });
+              recordCards(lease.account.id, a.period.key, ids);
+            }
+            resolve();
+          },
+        },
+        refund || !r || r.inFlight >= a.limits.inFlight - 1,
+      ));
+      // A refund lands before its answer goes out, so the next call counts from the balance
+      // this answer shows (SPEC.md meter headers: a refunded answer shows the balance before it).
+      if (refund) await settled;
+    }
+    return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund, cards: ids.length ? "pending" : undefined }), charged };
+  }
+  const result = await run();
+  if (result && !result.allowed) {
+    const error = new ApiError("CARD_ALLOWANCE_EXCEEDED", `This answer would add ${result.newCards} new cards beyond the plan's allowance of ${a.cards} distinct cards${a.trial ? " for the whole trial" : " this period"}. Cards already retrieved keep answering.`, {
+      cards_used: result.cardsBefore, card_allowance: a.cards, new_cards: result.newCards,
+      ...(a.trial ? {} : { resets_at: a.period.resetsAt }),
+      next_step: upgradeStep("growth", "Growth and larger plans have no card allowance."),
+    });
+    return { ok: false, error, headers: meterHeaders(lease, { charged: 0, refunded: true }) };
+  }
+  return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund, cards: result ?? undefined }), charged };
+}
+
+/** Every header of SPEC.md's meter table that applies to this answer. */
+export function meterHeaders(
+  lease: Lease,
+  o: { charged: number; refunded?: boolean; refused?: number; served?: boolean; cards?: SettleResult | "pending" },
+): Record<string, string> {
+  const a = lease.allowance;
+  const r = lease.result;
+  const h: Record<string, string> = {
+    "ratelimit-limit": String(a.limits.burst),
+    "ratelimit-policy": policyHeader(a.limits),
+    "x-credits-cost": String(o.charged),
+  };
+  if (r) {
+    h["ratelimit-remaining"] = String(Math.max(0, r.tokens));
+    h["ratelimit-reset"] = String(Math.max(0, Math.ceil(r.fullInMs / 1000)));
+  }
+  if (a.credits >= 0 && r) {
+    // Remaining after this answer: a served call includes its charge, a refund shows the
+    // balance before the call, a refusal reserved nothing.
+    const used = o.refused !== undefined && o.refused !== Outcome.OK ? r.creditsUsed : o.refunded ? r.creditsUsed - lease.cost : r.creditsUsed;
+    h["x-quota-limit"] = String(a.credits);
+    h["x-quota-remaining"] = String(Math.max(0, a.credits - used));
+    if (a.period.resetsAt) h["x-quota-reset"] = a.period.resetsAt;
+  }
+  if (a.trial && lease.account.trialExpiresAt) h["x-trial-expires-at"] = lease.account.trialExpiresAt;
+  // Card headers go on served answers only; the warning only where there is an allowance.
+  if (o.served && r) {
+    const known = o.cards && o.cards !== "pending" ? o.cards : undefined;
+    const before = known ? known.cardsBefore : r.cardsUsed;
+    h["x-cards-used"] = String(known ? known.cardsAfter : r.cardsUsed);
+    if (a.cards >= 0) {
+      h["x-cards-limit"] = String(a.cards);
+      if (before >= 0.8 * a.cards) h["x-cards-warning"] = "approaching_limit";
+    }
+  }
+  return h;
+}

@@ -1,0 +1,62 @@
+import { sql } from "drizzle-orm";
+import { getDb, rows } from "@/lib/db/client";
+import { accountCards, usageLedger } from "@/lib/db/schema";
+
+export type LedgerRow = {
+  accountId: string; period: string; day: string; route: string;
+  requests: number; credits: number; refunds: number; newCards: number;
+};
+
+/** Adds a batch of increments to the ledger (one statement; counters add up). */
+export async function addLedgerRows(batch: LedgerRow[]): Promise<void> {
+  if (!batch.length) return;
+  const db = await getDb();
+  await db
+    .insert(usageLedger)
+    .values(batch)
+    .onConflictDoUpdate({
+      target: [usageLedger.accountId, usageLedger.period, usageLedger.day, usageLedger.route],
+      set: {
+        requests: sql`${usageLedger.requests} + excluded.requests`,
+        credits: sql`${usageLedger.credits} + excluded.credits`,
+        refunds: sql`${usageLedger.refunds} + excluded.refunds`,
+        newCards: sql`${usageLedger.newCards} + excluded.new_cards`,
+      },
+    });
+}
+
+export async function addAccountCards(batch: { accountId: string; period: string; cardId: string }[]): Promise<void> {
+  if (!batch.length) return;
+  const db = await getDb();
+  for (let i = 0; i < batch.length; i += 2000) {
+    await db.insert(accountCards).values(batch.slice(i, i + 2000)).onConflictDoNothing();
+  }
+}
+
+export async function periodTotals(accountId: string, period: string, day: string) {
+  const [r] = await rows<{ credits: number; daily: number }>(sql`
+    select coalesce(sum(credits), 0)::int as credits,
+           coalesce(sum(credits) filter (where day = ${day}::date), 0)::int as daily
+    from usage_ledger where account_id = ${accountId} and period = ${period}`);
+  return r ?? { credits: 0, daily: 0 };
+}
+
+export async function periodCards(accountId: string, period: string): Promise<string[]> {
+  const found = await rows<{ card_id: string }>(sql`select card_id from account_cards where account_id = ${accountId} and period = ${period}`);
+  return found.map((r) => r.card_id);
+}
+
+export async function usageByDay(accountId: string, fromDay: string) {
+  return rows<{ day: string; requests: number; credits: number; refunds: number; new_cards: number }>(sql`
+    select day::text as day, sum(requests)::int as requests, sum(credits)::int as credits, sum(refunds)::int as refunds,
+           sum(new_cards)::int as new_cards
+    from usage_ledger where account_id = ${accountId} and day >= ${fromDay}::date
+    group by day order by day`);
+}
+
+export async function usageByRoute(accountId: string, fromDay: string) {
+  return rows<{ route: string; requests: number; credits: number; refunds: number }>(sql`
+    select route, sum(requests)::int as requests, sum(credits)::int as credits, sum(refunds)::int as refunds
+    from usage_ledger where account_id = ${accountId} and day >= ${fromDay}::date
+    group by route order by sum(credits) desc, route`);
+}

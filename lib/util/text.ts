@@ -1,0 +1,37 @@
+// One folding rule for everything searchable, applied identically when importing and when
+// querying: lower case, Latin accents removed (é → e), compatibility forms unified (ＥＸ → ex).
+// Only U+0300–U+036F are stripped: Japanese voicing marks (ド) are letters, not accents.
+export function fold(s: string): string {
+  return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFKC").toLowerCase();
+}
+
+/** Words of a folded string: runs of letters and digits. */
+export function words(s: string): string[] {
+  return fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/** URL slug: folded ASCII letters and digits joined by '-'; empty when nothing Latin remains. */
+export function slugify(s: string): string {
+  return fold(s).replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
+/** camelCase → snake_case, for names a client may send either way. */
+export function snake(s: string): string {
+  return s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]/u;
+/** Scripts written without spaces between words: substring matching stands in for words. */
+export function hasCjk(s: string): boolean {
+  return CJK.test(s);
+}
+
+/** The searchable form of a name: its folded words joined by single spaces. */
+export function wordKey(s: string): string {
+  return words(s).join(" ");
+}
+
+/** A literal for LIKE: the user's % _ \ match themselves. */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,63 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// End-to-end tests: the pages in Debian's Chromium, the API as a newcomer calls it.
+// Build first (`npx next build`). With E2E_BASE_URL set, the tests run against that server;
+// otherwise Playwright starts (or reuses) `next start` on port 3210. Nothing is downloaded:
+// the browser is the system's /usr/bin/chromium (override with CHROMIUM_PATH).
+
+const PORT = 3210;
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./test-results",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    baseURL,
+    headless: true,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: external
+    ? undefined
+    : {
+        command: `npx next start -p ${PORT}`,
+        // Ready once pages answer; the health of the database is what a test then checks.
+        url: `${baseURL}/`,
+        reuseExistingServer: true,
+        timeout: 120_000,
+        stdout: "pipe",
+        stderr: "pipe",
+        // Playwright starts the server with this process's environment plus these entries.
+        env: {
+          NEXT_TELEMETRY_DISABLED: "1",
+          ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+        },
+      },
+});

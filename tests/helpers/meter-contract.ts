@@ -1,0 +1,152 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Outcome, type AcquireInput, type MeterDriver } from "@/lib/meter/types";
+
+// One contract, replayed on every meter driver: the Lua scripts on Redis and the in-process
+// maps of the embedded default must decide alike. Times are passed explicitly.
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+export function meterContract(name: string, make: () => Promise<MeterDriver>) {
+  describe(`meter contract: ${name}`, () => {
+    let m: MeterDriver;
+    beforeAll(async () => {
+      m = await make();
+    });
+    afterAll(async () => {
+      await m.close();
+    });
+
+    const base = (over: Partial<AcquireInput> = {}): AcquireInput => ({
+      account: `t-${randomUUID()}`, now: T0, rate: 5, burst: 10, perMinute: 0, maxInFlight: 100, leaseId: randomUUID(),
+      leaseTtlMs: 60_000, cost: 1, creditLimit: -1, creditPeriod: "p1", periodTtlS: 3600, dailyCap: -1, day: "20261122",
+      feature: "", featureLimit: -1, ...over,
+    });
+    const ready = async (i: AcquireInput) => {
+      await m.seed({ account: i.account, creditPeriod: i.creditPeriod, day: i.day, credits: 0, daily: 0, cardIds: [], periodTtlS: 3600 });
+      return i;
+    };
+    const again = (i: AcquireInput, over: Partial<AcquireInput> = {}) => m.acquire({ ...i, leaseId: randomUUID(), ...over });
+    const settle = (i: AcquireInput, over: Partial<Parameters<MeterDriver["settle"]>[0]> = {}) =>
+      m.settle({
+        account: i.account, leaseId: i.leaseId, refund: false, cost: i.cost, creditPeriod: i.creditPeriod, day: i.day,
+        feature: i.feature, featureCounted: i.featureLimit >= 0, cardIds: [], cardLimit: -1, periodTtlS: 3600, ...over,
+      });
+
+    it("refuses an account whose counters were never seeded, reserving nothing", async () => {
+      const i = base();
+      const r = await m.acquire(i);
+      expect(r.outcome).toBe(Outcome.UNSEEDED);
+      await m.seed({ account: i.account, creditPeriod: "p1", day: i.day, credits: 7, daily: 3, cardIds: ["x"], periodTtlS: 3600 });
+      const ok = await again(i);
+      expect(ok).toMatchObject({ outcome: Outcome.OK, creditsUsed: 8, dailyUsed: 4, cardsUsed: 1 });
+      // A second seed (another instance, or a late one) never overwrites live counters.
+      await m.seed({ account: i.account, creditPeriod: "p1", day: i.day, credits: 0, daily: 0, cardIds: [], periodTtlS: 3600 });
+      expect((await again(i, { now: T0 + 1000 })).creditsUsed).toBe(9);
+    });
+
+    it("token bucket: a burst, then the pace", async () => {
+      const i = await ready(base());
+      for (let k = 0; k < 10; k++) expect((await again(i)).outcome, `request ${k}`).toBe(Outcome.OK);
+      const refused = await again(i);
+      expect(refused).toMatchObject({ outcome: Outcome.RATE_LIMITED, tokens: 0, retryAfterMs: 200 });
+      // A refusal reserves nothing: the credits of ten requests, not eleven.
+      expect(refused.creditsUsed).toBe(10);
+      expect((await again(i, { now: T0 + 199 })).outcome).toBe(Outcome.RATE_LIMITED);
+      const next = await again(i, { now: T0 + 200 });
+      expect(next.outcome).toBe(Outcome.OK);
+      expect(next.fullInMs).toBe(2000);
+    });
+
+    it("per-minute window", async () => {
+      const i = await ready(base({ rate: 1000, burst: 1000, perMinute: 3 }));
+      for (let k = 0; k < 3; k++) expect((await again(i)).outcome).toBe(Outcome.OK);
+      const refused = await again(i, { now: T0 + 15_000 });
+      expect(refused).toMatchObject({ outcome: Outcome.RATE_LIMITED, retryAfterMs: 45_000 });
+      expect((await again(i, { now: T0 + 60_000 })).outcome).toBe(Outcome.OK);
+    });
+
+    it("requests in flight, with leases that expire", async () => {
+      const i = await ready(base({ maxInFlight: 2 }));
+      const a = { ...i, leaseId: "a" };
+      expect((await m.acquire(a)).outcome).toBe(Outcome.OK);
+      expect((await m.acquire({ ...i, leaseId: "b" })).outcome).toBe(Outcome.OK);
+      expect(await again(i)).toMatchObject({ outcome: Outcome.CONCURRENCY, retryAfterMs: 1000 });
+      await settle(a);
+      expect((await again(i)).outcome).toBe(Outcome.OK);
+      // A crashed request never holds its slot past the lease.
+      expect((await again(i, { now: T0 + 60_001 })).outcome).toBe(Outcome.OK);
+    });
+
+    it("credits: reserved before, refused when short, given back on a refund", async () => {
+      const i = await ready(base({ cost: 4, creditLimit: 10 }));
+      expect((await again(i)).creditsUsed).toBe(4);
+      const second = { ...i, leaseId: "second" };
+      expect((await m.acquire(second)).creditsUsed).toBe(8);
+      expect(await again(i)).toMatchObject({ outcome: Outcome.QUOTA, creditsUsed: 8 });
+      await settle(second, { refund: true });
+      expect(await again(i)).toMatchObject({ outcome: Outcome.OK, creditsUsed: 8 });
+      // A zero-cost call is never refused for credits.
+      expect((await again(i, { cost: 0 })).outcome).toBe(Outcome.OK);
+    });
+
+    it("daily cap, with the time to midnight", async () => {
+      const i = await ready(base({ cost: 5, dailyCap: 10 }));
+      await again(i);
+      await again(i);
+      expect(await again(i)).toMatchObject({ outcome: Outcome.DAILY_CAP, retryAfterMs: 12 * 3600 * 1000, dailyUsed: 10 });
+    });
+
+    it("counted feature calls", async () => {
+      const i = await ready(base({ feature: "identify", featureLimit: 2 }));
+      const first = { ...i, leaseId: "f1" };
+      expect((await m.acquire(first)).featureUsed).toBe(1);
+      expect((await again(i)).featureUsed).toBe(2);
+      expect((await again(i)).outcome).toBe(Outcome.FEATURE);
+      await settle(first, { refund: true });
+      expect((await again(i)).outcome).toBe(Outcome.OK);
+    });
+
+    it("distinct cards: the crossing page is served whole, then only known cards answer", async () => {
+      const i = await ready(base({ cost: 2, creditLimit: 100 }));
+      const call = async (ids: string[]) => {
+        const lease = { ...i, leaseId: randomUUID() };
+        await m.acquire(lease);
+        return settle(lease, { cardIds: ids, cardLimit: 3 });
+      };
+      expect(await call(["a", "b"])).toMatchObject({ allowed: true, cardsBefore: 0, cardsAfter: 2, newCards: 2 });
+      expect(await call(["b", "c", "d"])).toMatchObject({ allowed: true, cardsBefore: 2, cardsAfter: 4, newCards: 2 });
+      const refused = await call(["a", "e"]);
+      expect(refused).toMatchObject({ allowed: false, cardsBefore: 4, newCards: 1 });
+      expect(await call(["a", "d"])).toMatchObject({ allowed: true, cardsAfter: 4, newCards: 0 });
+      // The refused call was given back: four calls reserved 8 credits, one was returned.
+      expect((await again(i, { cost: 0 })).creditsUsed).toBe(6);
+    });
+
+    it("batched settles: slots released, refunds summed, new cards counted per answer", async () => {
+      const i = await ready(base({ cost: 3, creditLimit: 100, maxInFlight: 3 }));
+      const leases = ["b1", "b2", "b3"].map((leaseId) => ({ ...i, leaseId }));
+      for (const l of leases) expect((await m.acquire(l)).outcome).toBe(Outcome.OK);
+      expect((await again(i)).outcome).toBe(Outcome.CONCURRENCY);
+      const fresh = await m.settleMany(i.account, i.creditPeriod, i.day, 3600, [
+        { leaseId: "b1", refundCredits: 0, cardIds: ["x", "y"] },
+        { leaseId: "b2", refundCredits: 3, cardIds: [] },
+        { leaseId: "b3", refundCredits: 0, cardIds: ["y", "z"] },
+      ]);
+      expect(fresh).toEqual([2, 0, 1]);
+      const after = await again(i);
+      // Three slots free again; 9 reserved, 3 given back, 3 more now.
+      expect(after).toMatchObject({ outcome: Outcome.OK, creditsUsed: 9, cardsUsed: 3, inFlight: 1 });
+    });
+
+    it("simple fixed-window limits", async () => {
+      const key = `ip:${randomUUID()}`;
+      expect((await m.hit(key, 2, 60)).allowed).toBe(true);
+      expect((await m.hit(key, 2, 60)).allowed).toBe(true);
+      const third = await m.hit(key, 2, 60);
+      expect(third.allowed).toBe(false);
+      expect(third.count).toBe(3);
+      expect(third.retryAfterS).toBeGreaterThan(0);
+    });
+  });
+}

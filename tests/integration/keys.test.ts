@@ -1,0 +1,149 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { makeAccount, type TestAccount } from "../helpers/accounts";
+import { query } from "../helpers/db";
+import { as, expectRefusal, int, SPEC_FIGURES, type Answer } from "../helpers/meter";
+
+// The key routes (CONTRACT.md §4): a secret is shown once and stored as a hash; rotation and
+// deletion take effect at once; rate and credits belong to the account, never to a key.
+
+const list = async (key: string) => {
+  const a = await as(key, "GET", "/v1/keys");
+  expect(a.status).toBe(200);
+  return a;
+};
+const create = async (key: string, name?: string) => {
+  const a = await as(key, "POST", "/v1/keys", { body: name === undefined ? {} : { name } });
+  expect(a.status, JSON.stringify(a.body)).toBe(201);
+  return a.body.data as { id: string; name: string; prefix: string; secret: string; created_at: string; last_used_at: string | null };
+};
+const accountOf = async (key: string) => (await as(key, "GET", "/v1/me")).body.data.account_id as string;
+const expectUnknownKey = async (key: string) => expectRefusal(await as(key, "GET", "/v1/me"), 401, "INVALID_API_KEY");
+
+describe("listing and creating keys", () => {
+  it("lists the account's keys without secrets", async () => {
+    const acct = await makeAccount();
+    const a = await list(acct.key);
+    expect(a.body.meta.count).toBe(1);
+    expect(a.body.data).toHaveLength(1);
+    const k = a.body.data[0];
+    expect(Object.keys(k).sort()).toEqual(["created_at", "id", "last_used_at", "name", "prefix"]);
+    expect(acct.key.startsWith(k.prefix.replace(/…$/, ""))).toBe(true);
+    expect(k.prefix.replace(/…$/, "").length).toBeLessThan(acct.key.length);
+    expect(JSON.stringify(a.body)).not.toContain(acct.key);
+    expect(a.h("x-credits-cost")).toBe("0");
+  });
+
+  it("shows a new key's secret once; after that only its prefix; the database holds its hash", async () => {
+    const acct = await makeAccount();
+    const k = await create(acct.key, "ci runner");
+    expect(k.name).toBe("ci runner");
+    expect(k.secret.startsWith(k.prefix.replace(/…$/, ""))).toBe(true);
+    expect(k.secret).not.toBe(acct.key);
+    expect(await accountOf(k.secret)).toBe(acct.id);
+
+    const after = await list(acct.key);
+    expect(after.body.data.map((x: { id: string }) => x.id)).toContain(k.id);
+    expect(JSON.stringify(after.body)).not.toContain(k.secret);
+    for (const row of after.body.data) expect(row).not.toHaveProperty("secret");
+
+    const stored = await query<Record<string, unknown>>("select * from api_keys where id = $1", [k.id]);
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(k.secret);
+    expect(Object.values(stored[0]!)).toContain(createHash("sha256").update(k.secret).digest("hex"));
+  });
+});
+
+describe("rotating and deleting", () => {
+  it("rotation: the old secret is refused at once, the new one works, under the same name", async () => {
+    const acct = await makeAccount();
+    const k = await create(acct.key, "deploy");
+    expect(await accountOf(k.secret)).toBe(acct.id); // known to this instance's key cache
+    const r = await as(acct.key, "POST", `/v1/keys/${k.id}/rotate`);
+    expect(r.status).toBe(200);
+    const n = r.body.data;
+    expect(n).toMatchObject({ name: "deploy", replaces: k.id });
+    expect(n.id).not.toBe(k.id);
+    expect(n.secret).not.toBe(k.secret);
+    await expectUnknownKey(k.secret);
+    expect(await accountOf(n.secret)).toBe(acct.id);
+    const ids = (await list(acct.key)).body.data.map((x: { id: string }) => x.id);
+    expect(ids).toContain(n.id);
+    expect(ids).not.toContain(k.id);
+  });
+
+  it("a key can rotate itself: its answer is the last its old secret gets", async () => {
+    const acct = await makeAccount();
+    const id = (await list(acct.key)).body.data[0].id;
+    const r = await as(acct.key, "POST", `/v1/keys/${id}/rotate`);
+    expect(r.status).toBe(200);
+    await expectUnknownKey(acct.key);
+    expect(await accountOf(r.body.data.secret)).toBe(acct.id);
+  });
+
+  it("deletion: the secret is refused at once; the other keys keep working", async () => {
+    const acct = await makeAccount();
+    const k = await create(acct.key);
+    expect(await accountOf(k.secret)).toBe(acct.id);
+    const d = await as(acct.key, "DELETE", `/v1/keys/${k.id}`);
+    expect(d.status).toBe(200);
+    expect(d.body.data).toEqual({ id: k.id, deleted: true });
+    await expectUnknownKey(k.secret);
+    expect(await accountOf(acct.key)).toBe(acct.id);
+    expect((await list(acct.key)).body.data.map((x: { id: string }) => x.id)).not.toContain(k.id);
+    // Deleted is gone: a second delete or a rotation finds nothing.
+    expectRefusal(await as(acct.key, "DELETE", `/v1/keys/${k.id}`), 404, "KEY_NOT_FOUND");
+    expectRefusal(await as(acct.key, "POST", `/v1/keys/${k.id}/rotate`), 404, "KEY_NOT_FOUND");
+  });
+
+  it("another account's key can be neither rotated nor deleted, and keeps working", async () => {
+    const mine = await makeAccount();
+    const theirs = await makeAccount();
+    const theirKey = (await list(theirs.key)).body.data[0].id;
+    expectRefusal(await as(mine.key, "POST", `/v1/keys/${theirKey}/rotate`), 404, "KEY_NOT_FOUND");
+    expectRefusal(await as(mine.key, "DELETE", `/v1/keys/${theirKey}`), 404, "KEY_NOT_FOUND");
+    expect(await accountOf(theirs.key)).toBe(theirs.id);
+  });
+});
+
+describe("rate and credits are per account, never per key (SPEC.md Authentication 4)", () => {
+  async function twoKeys(): Promise<[TestAccount, string, string]> {
+    const acct = await makeAccount({ confirmed: true });
+    const second = await create(acct.key, "second");
+    return [acct, acct.key, second.secret];
+  }
+
+  it("two keys share RateLimit-Remaining and X-Quota-Remaining", async () => {
+    const [, a, b] = await twoKeys();
+    const answers: Answer[] = [];
+    for (const key of [a, b, a, b, a, b]) {
+      const r = await as(key, "GET", "/v1/sets?limit=1");
+      expect(r.status).toBe(200);
+      answers.push(r);
+    }
+    for (let i = 1; i < answers.length; i++) {
+      const prev = answers[i - 1]!;
+      const cur = answers[i]!;
+      expect(int(cur, "x-quota-remaining")).toBe(int(prev, "x-quota-remaining") - int(cur, "x-credits-cost"));
+      expect(int(cur, "ratelimit-remaining")).toBeLessThan(int(prev, "ratelimit-remaining"));
+    }
+  });
+
+  it("extra keys add no throughput: the burst of 10 is spent across keys, the 11th call is refused on a third", async () => {
+    const started = Date.now();
+    const [acct, a, b] = await twoKeys();
+    const c = (await create(a, "third")).secret;
+    let served = 2; // the two creations were calls of the burst too
+    let refused: Answer | undefined;
+    for (let i = 0; i < 30 && !refused; i++) {
+      const r = await as(served < SPEC_FIGURES.trial.burst ? (i % 2 ? a : b) : c, "GET", "/v1/me");
+      if (r.status === 429) refused = r;
+      else served++;
+    }
+    const elapsed = Date.now() - started;
+    expect(served).toBeGreaterThanOrEqual(SPEC_FIGURES.trial.burst);
+    expect(served).toBeLessThanOrEqual(SPEC_FIGURES.trial.burst + Math.floor((elapsed * SPEC_FIGURES.trial.rate) / 1000));
+    expectRefusal(refused!, 429, "RATE_LIMITED");
+    expect(await query("select id from api_keys where account_id = $1 and revoked_at is null", [acct.id])).toHaveLength(3);
+  });
+});

@@ -1,0 +1,272 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "@/lib/accounts/keys";
+import { call, getJson } from "../helpers/api";
+import { makeAccount, type TestAccount } from "../helpers/accounts";
+import {
+  as, DAY_MS, expectNoMeterHeaders, expectPaidMeterHeaders, expectRefusal, expectTrialExpiryHeader, expectTrialMeterHeaders,
+  int, isoDaysFromNow, parse, setCreditsUsed, setPlan, setTrialExpiry, SPEC_FIGURES, unknownKey, useAdminToken, type Answer,
+} from "../helpers/meter";
+
+// The shared replay of issue 3: every keyed route of the OpenAPI document, under no key, an
+// unknown key, the Bearer alias, an expired trial, a spent quota (trial and paid) and a burst.
+// Routes that cost credits and the zero-cost routes of SPEC.md Authentication 7 differ where
+// SPEC.md says they do: expiry and spent credits refuse the first and never the second.
+
+useAdminToken();
+
+type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean };
+
+/** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage, the key routes, billing checkout; the resend of the confirmation mail is 0 credits too. */
+const ZERO_COST = /^\/v1\/(me|me\/usage|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing\/checkout|accounts\/confirmation)$/;
+
+const doc = await (await call("GET", "/v1/openapi.json", { anonymous: true })).json();
+const operatorRoutes: string[] = [];
+const OPS: Op[] = [];
+for (const [template, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+  for (const [method, op] of Object.entries<any>(methods)) {
+    const security: Record<string, unknown>[] = op.security ?? [];
+    if (security.some((s) => "AdminToken" in s)) operatorRoutes.push(`${method} ${template}`);
+    if (!security.some((s) => "ApiKey" in s)) continue;
+    OPS.push({
+      method: method.toUpperCase(), template,
+      requiredQuery: (op.parameters ?? []).filter((p: any) => p.in === "query" && p.required).map((p: any) => p.name),
+      hasBody: !!op.requestBody, zeroCost: ZERO_COST.test(template),
+    });
+  }
+}
+
+// Real values for path parameters, from the imported catalogue.
+const sample = { card: "", card2: "", set: "", artist: "", sealed: "" };
+
+async function concrete(op: Op, account: TestAccount): Promise<string> {
+  let path = op.template;
+  for (const m of op.template.matchAll(/\/(\w+)\/\{(\w+)\}/g)) {
+    const [, collection, name] = m as unknown as [string, string, string];
+    let value: string;
+    switch (collection) {
+      case "cards": value = sample.card; break;
+      case "sets": value = sample.set; break;
+      case "artists": value = sample.artist; break;
+      case "sealed": value = sample.sealed; break;
+      // A key of the account's own, other than the one calling: rotating or deleting it leaves the caller working.
+      case "keys": value = (await createKey(account.id, "replay")).id; break;
+      default: throw new Error(`no real value for {${name}} of ${op.template}: teach the replay this route`);
+    }
+    path = path.replace(`{${name}}`, encodeURIComponent(value));
+  }
+  const query = op.requiredQuery.map((name) => {
+    if (name === "ids") return `ids=${sample.card},${sample.card2}`;
+    throw new Error(`no value for required query parameter '${name}' of ${op.template}`);
+  });
+  return query.length ? `${path}?${query.join("&")}` : path;
+}
+
+async function send(op: Op, account: TestAccount, headers: Record<string, string>): Promise<Answer> {
+  const path = await concrete(op, account);
+  const h = { ...headers, ...(op.hasBody ? { "content-type": "application/json" } : {}) };
+  return parse(await call(op.method, path, { headers: h, body: op.hasBody ? "{}" : undefined }));
+}
+const withKey = (op: Op, a: TestAccount) => send(op, a, { "x-api-key": a.key });
+
+function expectServed(a: Answer, op: Op): void {
+  expect(a.status, JSON.stringify(a.body)).toBeGreaterThanOrEqual(200);
+  expect(a.status).toBeLessThan(300);
+  if (op.zeroCost) expect(a.h("x-credits-cost")).toBe("0");
+  else expect(int(a, "x-credits-cost")).toBeGreaterThan(0);
+}
+
+// Accounts whose state the refusals must leave alone: shared by every route of a case.
+let bystander: TestAccount;
+let expired: TestAccount;
+let spentTrial: TestAccount;
+let spentPaidFuture: TestAccount;
+let spentPaidPast: TestAccount;
+const expiredAt = new Date(Date.now() - DAY_MS).toISOString();
+const futureReset = isoDaysFromNow(3);
+const pastReset = new Date(Date.now() - DAY_MS).toISOString();
+
+beforeAll(async () => {
+  const cards = (await getJson("/v1/cards?limit=2&select=name")).body.data;
+  sample.card = cards[0].id;
+  sample.card2 = cards[1].id;
+  sample.set = (await getJson("/v1/sets?limit=1")).body.data[0].code;
+  sample.artist = (await getJson("/v1/artists?limit=1")).body.data[0].slug;
+  sample.sealed = (await getJson("/v1/sealed?limit=1")).body.data[0].id;
+
+  [bystander, expired, spentTrial, spentPaidFuture, spentPaidPast] = await Promise.all([
+    makeAccount({ confirmed: true }), makeAccount({ confirmed: true }), makeAccount({ confirmed: true }),
+    makeAccount({ confirmed: true }), makeAccount({ confirmed: true }),
+  ]);
+  await setTrialExpiry(expired.id, expiredAt);
+  await setCreditsUsed(spentTrial.id, SPEC_FIGURES.trial.credits);
+  await setPlan(spentPaidFuture.id, "developer", futureReset);
+  await setCreditsUsed(spentPaidFuture.id, SPEC_FIGURES.developer.credits);
+  await setPlan(spentPaidPast.id, "developer", pastReset);
+  await setCreditsUsed(spentPaidPast.id, SPEC_FIGURES.developer.credits);
+});
+
+it("replays every keyed route of the OpenAPI document and no operator route", () => {
+  const names = OPS.map((o) => `${o.method} ${o.template}`);
+  for (const r of ["GET /v1/cards", "GET /v1/cards/{id}", "GET /v1/cards/batch", "GET /v1/sets/{code}/cards", "GET /v1/me", "GET /v1/me/usage", "GET /v1/keys", "POST /v1/keys"]) {
+    expect(names).toContain(r);
+  }
+  expect(operatorRoutes.length).toBeGreaterThan(0);
+  for (const r of operatorRoutes) expect(names).not.toContain(r.toUpperCase());
+  expect(OPS.every((o) => !o.template.startsWith("/v1/admin/"))).toBe(true);
+  // Both kinds are replayed: credited routes and SPEC.md's zero-cost ones.
+  expect(OPS.filter((o) => o.zeroCost).length).toBeGreaterThan(0);
+  expect(OPS.filter((o) => !o.zeroCost).length).toBeGreaterThan(0);
+});
+
+describe.each(OPS)("$method $template", (op) => {
+  it("without a key: 401 MISSING_API_KEY, refunded, before the meter", async () => {
+    const noKey: Record<string, string>[] = [{}, { "x-api-key": "" }, { authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }];
+    for (const headers of noKey) {
+      const path = await concrete(op, bystander);
+      const a = await parse(await call(op.method, path, { anonymous: true, headers, body: op.hasBody ? "{}" : undefined }));
+      expectRefusal(a, 401, "MISSING_API_KEY");
+      expectNoMeterHeaders(a);
+      expect(a.h("x-trial-expires-at")).toBeNull();
+    }
+  });
+
+  it("with an unknown key (header or bearer): 401 INVALID_API_KEY", async () => {
+    const unknown: Record<string, string>[] = [{ "x-api-key": unknownKey() }, { authorization: `Bearer ${unknownKey()}` }];
+    for (const headers of unknown) {
+      const a = await send(op, bystander, headers);
+      expectRefusal(a, 401, "INVALID_API_KEY");
+      expectNoMeterHeaders(a);
+    }
+  });
+
+  it("Authorization: Bearer <key> answers as X-Api-Key does, on the same account", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    const header = await withKey(op, acct);
+    const bearer = await send(op, acct, { authorization: `Bearer ${acct.key}` });
+    for (const a of [header, bearer]) {
+      expectServed(a, op);
+      expectTrialMeterHeaders(a);
+    }
+    expect(bearer.status).toBe(header.status);
+    expect(bearer.h("x-credits-cost")).toBe(header.h("x-credits-cost"));
+    // One account: the second call's balance is the first's minus its own charge.
+    expect(int(bearer, "x-quota-remaining")).toBe(int(header, "x-quota-remaining") - int(bearer, "x-credits-cost"));
+    expect(int(bearer, "ratelimit-remaining")).toBeLessThan(int(header, "ratelimit-remaining"));
+    if (header.h("etag")) {
+      expect(bearer.h("etag")).toBe(header.h("etag"));
+      expect(bearer.body).toEqual(header.body);
+    }
+  });
+
+  if (op.zeroCost) {
+    it("expired trial: still answers (SPEC.md Authentication 7)", async () => {
+      const a = await withKey(op, expired);
+      expectServed(a, op);
+      expectTrialMeterHeaders(a);
+    });
+
+    it("spent credits, trial or paid: still answers, at no cost", async () => {
+      const trial = await withKey(op, spentTrial);
+      expectServed(trial, op);
+      expectTrialMeterHeaders(trial);
+      expect(trial.h("x-quota-remaining")).toBe("0");
+      for (const acct of [spentPaidFuture, spentPaidPast]) {
+        const paid = await withKey(op, acct);
+        expectServed(paid, op);
+        expectPaidMeterHeaders(paid, SPEC_FIGURES.developer);
+        expect(paid.h("x-quota-remaining")).toBe("0");
+      }
+    });
+  } else {
+    it("expired trial: 403 TRIAL_EXPIRED before any credit is reserved, no Retry-After, no quota or rate headers", async () => {
+      const a = await withKey(op, expired);
+      const d = expectRefusal(a, 403, "TRIAL_EXPIRED");
+      expect(d.trial_expired_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(d.trial_expired_at).toBe(expiredAt.slice(0, 10));
+      expect(d.trial_days).toBe(SPEC_FIGURES.trial.days);
+      expect(d.plan).toBe("trial");
+      expect(typeof d.next_step?.action).toBe("string");
+      expectNoMeterHeaders(a);
+      // Still a response on a trial key (SPEC.md Limits).
+      expectTrialExpiryHeader(a);
+    });
+
+    it("spent trial: 429 QUOTA_EXCEEDED, renews false, neither Retry-After nor RateLimit-Reset", async () => {
+      const a = await withKey(op, spentTrial);
+      const d = expectRefusal(a, 429, "QUOTA_EXCEEDED");
+      expect(d.renews).toBe(false);
+      expect(d).not.toHaveProperty("retry_after_s");
+      expect(typeof d.next_step?.action).toBe("string");
+      expect(a.h("retry-after")).toBeNull();
+      expect(a.h("ratelimit-reset")).toBeNull();
+      expectTrialMeterHeaders(a);
+      expect(a.h("x-quota-remaining")).toBe("0");
+    });
+
+    it("spent paid plan with a future reset: renews true, resets_at, Retry-After = RateLimit-Reset = seconds to the reset", async () => {
+      const before = Date.now();
+      const a = await withKey(op, spentPaidFuture);
+      const d = expectRefusal(a, 429, "QUOTA_EXCEEDED");
+      expect(d.renews).toBe(true);
+      expect(Date.parse(d.resets_at)).toBe(Date.parse(futureReset));
+      expect(d).not.toHaveProperty("retry_after_s");
+      const secs = (Date.parse(futureReset) - before) / 1000;
+      expect(int(a, "retry-after")).toBeGreaterThanOrEqual(Math.floor(secs) - 5);
+      expect(int(a, "retry-after")).toBeLessThanOrEqual(Math.ceil(secs));
+      expect(a.h("ratelimit-reset")).toBe(a.h("retry-after"));
+      expect(Date.parse(a.h("x-quota-reset")!)).toBe(Date.parse(futureReset));
+      expectPaidMeterHeaders(a, SPEC_FIGURES.developer);
+      expect(a.h("x-quota-remaining")).toBe("0");
+    });
+
+    it("spent paid plan with a past reset: renews true, Retry-After and RateLimit-Reset omitted", async () => {
+      const a = await withKey(op, spentPaidPast);
+      const d = expectRefusal(a, 429, "QUOTA_EXCEEDED");
+      expect(d.renews).toBe(true);
+      expect(a.h("retry-after")).toBeNull();
+      expect(a.h("ratelimit-reset")).toBeNull();
+      expectPaidMeterHeaders(a, SPEC_FIGURES.developer);
+    });
+  }
+
+  it("a burst on a trial: after the bucket's 10, 429 RATE_LIMITED with Retry-After, reserving no credits", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    // Rate is per account: non-GET routes are reached after ten calls of another route.
+    const burner: Op = op.method === "GET" ? op : { method: "GET", template: "/v1/me", requiredQuery: [], hasBody: false, zeroCost: true };
+    if (op.method === "GET") await send(op, bystander, { "x-api-key": bystander.key }); // warm the route outside the burst
+    const started = Date.now();
+    let served = 0;
+    let last: Answer | undefined;
+    let refused: Answer | undefined;
+    for (let i = 0; i < 30 && !refused; i++) {
+      const a = await withKey(served < SPEC_FIGURES.trial.burst ? burner : op, acct);
+      if (a.status === 429) refused = a;
+      else {
+        expectServed(a, burner);
+        expectTrialMeterHeaders(a);
+        served++;
+        last = a;
+      }
+    }
+    const elapsed = Date.now() - started;
+    // Ten at once; more only for what the pace refilled during the burst itself (5 per second).
+    expect(served).toBeGreaterThanOrEqual(SPEC_FIGURES.trial.burst);
+    expect(served).toBeLessThanOrEqual(SPEC_FIGURES.trial.burst + Math.floor((elapsed * SPEC_FIGURES.trial.rate) / 1000));
+    const d = expectRefusal(refused!, 429, "RATE_LIMITED");
+    expect(int(refused!, "retry-after")).toBeGreaterThanOrEqual(1);
+    expect(d).toBeTypeOf("object");
+    expectTrialMeterHeaders(refused!);
+    expect(refused!.h("ratelimit-remaining")).toBe("0");
+    expect(refused!.h("x-quota-remaining")).toBe(last!.h("x-quota-remaining"));
+  });
+});
+
+describe("the refusals left the accounts as they were", () => {
+  it("no credit was reserved by TRIAL_EXPIRED or QUOTA_EXCEEDED", async () => {
+    const used = async (a: TestAccount) => (await as(a.key, "GET", "/v1/me")).body.data.quota.credits_used;
+    expect(await used(expired)).toBe(0);
+    expect(await used(spentTrial)).toBe(SPEC_FIGURES.trial.credits);
+    expect(await used(spentPaidFuture)).toBe(SPEC_FIGURES.developer.credits);
+    expect(await used(spentPaidPast)).toBe(SPEC_FIGURES.developer.credits);
+  });
+});

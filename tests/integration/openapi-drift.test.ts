@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routeSpecs } from "@/app/api/v1/routes";
+import { call } from "../helpers/api";
+import { makeAccount, type TestAccount } from "../helpers/accounts";
+
+// The OpenAPI document is generated from each route's response schema. Real answers are
+// validated against those same schemas here, so the document cannot silently drift from them.
+
+type Sample = { url: string; method?: string; body?: unknown; headers?: Record<string, string>; admin?: boolean; key?: "own" };
+
+let account: TestAccount;
+const ADMIN = `admin-${randomUUID()}`;
+
+const SAMPLES = (): Record<string, Sample[]> => ({
+  "GET /cards": [{ url: "/v1/cards?limit=30" }, { url: "/v1/cards?limit=30&include=set,artist,translations,images,index" }, { url: "/v1/cards?q=set.region:JP&limit=20&lang=ja" }],
+  "GET /cards/{id}": [{ url: "/v1/cards/base1-4" }, { url: "/v1/cards/base1-4?include=set,artist,translations,images,index" }, { url: "/v1/cards/base1-4?select=indexEur" }],
+  "GET /cards/batch": [{ url: "/v1/cards/batch?ids=base1-4,sv3pt5-06,nope&include=artist" }],
+  "GET /sets": [{ url: "/v1/sets?limit=60" }, { url: "/v1/sets?region=JP&limit=20" }],
+  "GET /sets/{code}": [{ url: "/v1/sets/MEW" }, { url: "/v1/sets/tcgdex-asia-SV2a?lang=en" }],
+  "GET /sets/{code}/cards": [{ url: "/v1/sets/base1/cards?limit=102" }, { url: "/v1/sets/tcgdex-asia-PMCG1/cards?q=number:150" }],
+  "GET /series": [{ url: "/v1/series" }],
+  "GET /artists": [{ url: "/v1/artists?limit=100" }],
+  "GET /artists/{slug}": [{ url: "/v1/artists/ken-sugimori" }],
+  "GET /sealed": [{ url: "/v1/sealed?limit=100" }, { url: "/v1/sealed?include=index&limit=20" }],
+  "GET /sealed/{id}": [{ url: "/v1/sealed/SV9-623628" }, { url: "/v1/sealed/journey-together-journey-together-enhanced-booster-box-623628?include=index" }],
+  "GET /reference": [{ url: "/v1/reference" }],
+  "GET /status": [{ url: "/v1/status" }],
+  "GET /health": [{ url: "/v1/health" }],
+  "GET /openapi.json": [{ url: "/v1/openapi.json" }],
+  "POST /accounts/free": [{ url: "/v1/accounts/free", method: "POST", body: { email: `drift-${randomUUID()}@example.com` }, headers: { "idempotency-key": randomUUID() } }],
+  "POST /accounts/register": [{ url: "/v1/accounts/register", method: "POST", body: { email: `drift-${randomUUID()}@example.com`, password: "correct horse battery" } }],
+  "POST /accounts/confirm": [], // needs a mailed token: tests/integration/accounts.test.ts
+  "POST /accounts/confirmation": [{ url: "/v1/accounts/confirmation", method: "POST", key: "own" }],
+  "GET /me": [{ url: "/v1/me", key: "own" }],
+  "GET /me/usage": [{ url: "/v1/me/usage?days=7", key: "own" }],
+  "GET /keys": [{ url: "/v1/keys", key: "own" }],
+  "POST /keys": [{ url: "/v1/keys", method: "POST", body: { name: "drift" }, key: "own" }],
+  "DELETE /keys/{id}": [], // needs a key id of the account: tests/integration/keys.test.ts
+  "POST /keys/{id}/rotate": [],
+  "GET /admin/accounts/{account_id}": [{ url: `/v1/admin/accounts/${account.id}`, admin: true }],
+  "POST /admin/accounts/{account_id}/confirm-email": [{ url: `/v1/admin/accounts/${account.id}/confirm-email`, method: "POST", admin: true }],
+  "POST /admin/accounts/{account_id}/plan": [{ url: `/v1/admin/accounts/${account.id}/plan`, method: "POST", body: { plan: "growth" }, admin: true }],
+  "POST /admin/accounts/{account_id}/trial": [{ url: `/v1/admin/accounts/${account.id}/trial`, method: "POST", body: { expires_at: "2030-01-01T00:00:00Z" }, admin: true }],
+  "POST /admin/accounts/{account_id}/credits": [{ url: `/v1/admin/accounts/${account.id}/credits`, method: "POST", body: { used: 3 }, admin: true }],
+  "POST /admin/accounts/{account_id}/flags": [{ url: `/v1/admin/accounts/${account.id}/flags`, method: "POST", body: { legacy_paging: false }, admin: true }],
+});
+
+beforeAll(async () => {
+  process.env.ADMIN_TOKEN = ADMIN;
+  account = await makeAccount();
+});
+afterAll(() => {
+  delete process.env.ADMIN_TOKEN;
+});
+
+describe("answers match the schemas the OpenAPI document is generated from", () => {
+  const specs = routeSpecs();
+
+  it("has samples for every route", () => {
+    expect(specs.map((s) => `${s.method} ${s.path}`).sort()).toEqual(Object.keys(SAMPLES()).sort());
+  });
+
+  for (const spec of specs) {
+    it(`${spec.method} ${spec.path}`, async () => {
+      for (const s of SAMPLES()[`${spec.method} ${spec.path}`] ?? []) {
+        const headers: Record<string, string> = { ...s.headers };
+        if (s.body !== undefined) headers["content-type"] = "application/json";
+        if (s.admin) headers.authorization = `Bearer ${ADMIN}`;
+        if (s.key === "own") headers["x-api-key"] = account.key;
+        const res = await call(s.method ?? "GET", s.url, { headers, body: s.body === undefined ? undefined : JSON.stringify(s.body), anonymous: s.admin });
+        const body = await res.json();
+        expect(res.status, `${s.url}: ${JSON.stringify(body).slice(0, 300)}`).toBe(spec.successStatus ?? 200);
+        const parsed = spec.response.safeParse(body);
+        expect(parsed.success, `${s.url}: ${parsed.error?.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`).toBe(true);
+      }
+    });
+  }
+});

@@ -1,0 +1,4 @@
+import { MemoryMeter } from "@/lib/meter/memory";
+import { meterContract } from "../../helpers/meter-contract";
+
+meterContract("in-process", async () => new MemoryMeter());
