@@ -1,4 +1,5 @@
 import { meterDriver } from "@/lib/meter/driver";
+import { flushSettles } from "@/lib/meter/settle-queue";
 import { isoDay, pending } from "@/lib/meter/ledger";
 import { PLAN_ORDER, PLANS, TRIAL_FEATURE_CALLS, UNCONFIRMED_TRIAL_CREDITS, type PlanLimits } from "@/lib/meter/plans";
 import { allowance, trialExpired, utcDay } from "@/lib/meter/policy";
@@ -30,6 +31,8 @@ export async function getMe(account: Account, now = Date.now()) {
   let stale = false;
   let peek = { creditsUsed: 0, dailyUsed: 0, cardsUsed: 0, features: {} as Record<string, number> };
   try {
+    // This instance's settles still waiting for the account's next request land first.
+    await flushSettles(account.id);
     peek = await (await meterDriver()).peek(account.id, a.period.key, day, a.trial ? TRIAL_FEATURES : []);
   } catch {
     // The meter is down: the ledger (and what this instance has not written yet) stands in.

@@ -1,14 +1,45 @@
 // The meter's decisions as Redis scripts: each runs atomically, so instances never race
 // between reading a counter and writing it. No shebang flags: Redis 7.0 rejects some.
 
+// Applies the settles of answers that decided nothing (no card allowance): releases each slot,
+// gives refunds back, adds each answer's cards. Shared by SETTLE_MANY and ACQUIRE, which takes
+// an instance's pending settles along so that a request costs one round trip.
+// ARGV from `from`: per answer leaseId refundCredits cardCount cardId… → new cards per answer.
+const SETTLE_BATCH_FN = `
+local function settleBatch(leases, credits, daily, cards, ttl, from)
+  local out = {}
+  local i = from
+  local refund = 0
+  while i <= #ARGV do
+    redis.call('ZREM', leases, ARGV[i])
+    refund = refund + tonumber(ARGV[i + 1])
+    local n = tonumber(ARGV[i + 2])
+    local fresh = 0
+    for j = i + 3, i + 2 + n do
+      fresh = fresh + redis.call('SADD', cards, ARGV[j])
+    end
+    if fresh > 0 then redis.call('EXPIRE', cards, ttl) end
+    out[#out + 1] = fresh
+    i = i + 3 + n
+  end
+  if refund > 0 then
+    redis.call('DECRBY', credits, refund)
+    redis.call('DECRBY', daily, refund)
+  end
+  return out
+end
+`;
+
 /**
  * KEYS: bucket, leases, credits, seeded, daily, feature, cards
  * ARGV: now|'' rate burst perMinute maxInFlight leaseId leaseTtlMs cost creditLimit dailyCap
- *       featureLimit periodTtlS
- * → {outcome, tokens, fullInMs, creditsUsed, dailyUsed, retryAfterMs, featureUsed, cardsUsed, inFlight}
- * Refusals reserve nothing. The per-minute window lives in the bucket's hash.
+ *       featureLimit periodTtlS, then pending settles of the same account, period and day
+ * → {outcome, tokens, fullInMs, creditsUsed, dailyUsed, retryAfterMs, featureUsed, cardsUsed, inFlight,
+ *    new cards of each pending settle…}
+ * The pending settles apply first, whatever the outcome. Refusals reserve nothing. The
+ * per-minute window lives in the bucket's hash.
  */
-export const ACQUIRE = `
+export const ACQUIRE = SETTLE_BATCH_FN + `
 local now = tonumber(ARGV[1])
 if now == nil then
   local t = redis.call('TIME')
@@ -18,12 +49,17 @@ local rate, burst, perMinute = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(AR
 local maxIn, lease, leaseTtl = tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
 local cost, creditLimit, dailyCap = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local featureLimit, ttl = tonumber(ARGV[11]), tonumber(ARGV[12])
+local settled = settleBatch(KEYS[2], KEYS[3], KEYS[5], KEYS[7], ttl, 13)
+local function tail(r)
+  for _, v in ipairs(settled) do r[#r + 1] = v end
+  return r
+end
 
 local used = tonumber(redis.call('GET', KEYS[3]) or '0')
 local daily = tonumber(redis.call('GET', KEYS[5]) or '0')
 local feature = tonumber(redis.call('GET', KEYS[6]) or '0')
 local cards = redis.call('SCARD', KEYS[7])
-if redis.call('EXISTS', KEYS[4]) == 0 then return {6, 0, 0, used, daily, 0, feature, cards, 0} end
+if redis.call('EXISTS', KEYS[4]) == 0 then return tail({6, 0, 0, used, daily, 0, feature, cards, 0}) end
 
 local b = redis.call('HMGET', KEYS[1], 't', 'ts', 'wm', 'wc')
 local tokens, ts = tonumber(b[1]), tonumber(b[2])
@@ -35,7 +71,7 @@ if tonumber(b[3]) == minute then wc = tonumber(b[4]) or 0 end
 
 local inFlight = 0
 local function out(code, retry)
-  return {code, math.floor(tokens), math.ceil((burst - tokens) * 1000 / rate), used, daily, retry, feature, cards, inFlight}
+  return tail({code, math.floor(tokens), math.ceil((burst - tokens) * 1000 / rate), used, daily, retry, feature, cards, inFlight})
 end
 if tokens < 1 then return out(1, math.ceil((1 - tokens) * 1000 / rate)) end
 if perMinute > 0 and wc >= perMinute then return out(1, 60000 - (now % 60000)) end
@@ -152,26 +188,6 @@ return 1
  * ARGV: periodTtlS, then per answer: leaseId refundCredits cardCount cardId…
  * → the new distinct cards of each answer, in order
  */
-export const SETTLE_MANY = `
-local ttl = tonumber(ARGV[1])
-local out = {}
-local i = 2
-local refund = 0
-while i <= #ARGV do
-  redis.call('ZREM', KEYS[1], ARGV[i])
-  refund = refund + tonumber(ARGV[i + 1])
-  local n = tonumber(ARGV[i + 2])
-  local fresh = 0
-  for j = i + 3, i + 2 + n do
-    fresh = fresh + redis.call('SADD', KEYS[4], ARGV[j])
-  end
-  if fresh > 0 then redis.call('EXPIRE', KEYS[4], ttl) end
-  out[#out + 1] = fresh
-  i = i + 3 + n
-end
-if refund > 0 then
-  redis.call('DECRBY', KEYS[2], refund)
-  redis.call('DECRBY', KEYS[3], refund)
-end
-return out
+export const SETTLE_MANY = SETTLE_BATCH_FN + `
+return settleBatch(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[1]), 2)
 `;

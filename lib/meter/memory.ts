@@ -35,12 +35,13 @@ export class MemoryMeter implements MeterDriver {
   async acquire(i: AcquireInput): Promise<AcquireResult> {
     const now = i.now ?? Date.now();
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
+    const settled = this.settleBatch(i.account, i.creditPeriod, i.day, i.periodTtlS, i.settles ?? []);
     let used = this.num(k.credits, now);
     let daily = this.num(k.daily, now);
     let feature = this.num(k.feature, now);
     const cards = this.cardSet(k.cards, now).size;
     if (this.get(k.seeded, now) === undefined) {
-      return { outcome: Outcome.UNSEEDED, tokens: 0, fullInMs: 0, creditsUsed: used, dailyUsed: daily, retryAfterMs: 0, featureUsed: feature, cardsUsed: cards, inFlight: 0 };
+      return { outcome: Outcome.UNSEEDED, tokens: 0, fullInMs: 0, creditsUsed: used, dailyUsed: daily, retryAfterMs: 0, featureUsed: feature, cardsUsed: cards, inFlight: 0, settled };
     }
     const bucket = this.get<{ t: number; ts: number; wm: number; wc: number }>(k.bucket, now);
     let tokens = bucket ? bucket.t : i.burst;
@@ -51,7 +52,7 @@ export class MemoryMeter implements MeterDriver {
     let inFlight = 0;
     const out = (outcome: AcquireResult["outcome"], retryAfterMs: number): AcquireResult => ({
       outcome, tokens: Math.floor(tokens), fullInMs: Math.ceil(((i.burst - tokens) * 1000) / i.rate),
-      creditsUsed: used, dailyUsed: daily, retryAfterMs, featureUsed: feature, cardsUsed: cards, inFlight,
+      creditsUsed: used, dailyUsed: daily, retryAfterMs, featureUsed: feature, cardsUsed: cards, inFlight, settled,
     });
     if (tokens < 1) return out(Outcome.RATE_LIMITED, Math.ceil(((1 - tokens) * 1000) / i.rate));
     if (i.perMinute > 0 && wc >= i.perMinute) return out(Outcome.RATE_LIMITED, 60000 - (now % 60000));
@@ -82,6 +83,10 @@ export class MemoryMeter implements MeterDriver {
   }
 
   async settle(i: SettleInput): Promise<SettleResult> {
+    return this.settleNow(i);
+  }
+
+  private settleNow(i: SettleInput): SettleResult {
     const now = Date.now();
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
     const leases = this.get<Record<string, number>>(k.leases, now);
@@ -118,15 +123,14 @@ export class MemoryMeter implements MeterDriver {
   }
 
   async settleMany(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[]): Promise<number[]> {
-    const out: number[] = [];
-    for (const it of items) {
-      const r = await this.settle({
-        account, leaseId: it.leaseId, refund: it.refundCredits > 0, cost: it.refundCredits, creditPeriod: period, day, feature: "",
-        featureCounted: false, cardIds: it.cardIds, cardLimit: -1, periodTtlS,
-      });
-      out.push(r.newCards);
-    }
-    return out;
+    return this.settleBatch(account, period, day, periodTtlS, items);
+  }
+
+  private settleBatch(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[]): number[] {
+    return items.map((it) => this.settleNow({
+      account, leaseId: it.leaseId, refund: it.refundCredits > 0, cost: it.refundCredits, creditPeriod: period, day, feature: "",
+      featureCounted: false, cardIds: it.cardIds, cardLimit: -1, periodTtlS,
+    }).newCards);
   }
 
   async seed(i: SeedInput): Promise<void> {

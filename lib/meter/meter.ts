@@ -6,7 +6,7 @@ import { isoDay, rebuildPeriod, record, recordCards } from "./ledger";
 import { policyHeader } from "./plans";
 import { allowance, featureLimit, utcDay, type Allowance } from "./policy";
 import { confirmEmailStep, secondsToMidnight, upgradeStep } from "./refusals";
-import { queueSettle } from "./settle-queue";
+import { queueSettle, returnSettles, takeSettles } from "./settle-queue";
 import { Outcome, type AcquireResult, type SettleResult } from "./types";
 
 // The meter step of the pipeline: acquire before the handler (one script), settle after it.
@@ -52,9 +52,17 @@ export async function acquire(account: Account, opts: { route: string; cost: num
     feature, featureLimit: featureLimit(account, feature),
   };
   let r: AcquireResult;
+  const at = { account: account.id, period: a.period.key, day, ttlS: a.period.ttlS };
+  const settles = takeSettles(account.id, a.period.key, day);
   try {
     const driver = await meterDriver();
-    r = await driver.acquire(input);
+    try {
+      r = await driver.acquire({ ...input, settles });
+    } catch (err) {
+      returnSettles(at, settles);
+      throw err;
+    }
+    settles.forEach((it, i) => it.done(r.settled[i] ?? 0));
     if (r.outcome === Outcome.UNSEEDED) {
       // Redis lost this account's counters (or never had them): rebuild them from the ledger.
       const rebuilt = await rebuildPeriod(account.id, a.period.key, isoDay(day));

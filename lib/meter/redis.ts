@@ -66,6 +66,8 @@ export function upstashClient(redis: UpstashLike): ScriptClient {
 
 const n = (v: unknown) => Number(v ?? 0);
 
+const batchArgs = (items: BatchSettle[]) => items.flatMap((it) => [it.leaseId, it.refundCredits, it.cardIds.length, ...it.cardIds]);
+
 export class ScriptMeter implements MeterDriver {
   constructor(private readonly client: ScriptClient) {}
 
@@ -77,11 +79,11 @@ export class ScriptMeter implements MeterDriver {
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
     const r = (await this.client.run(S.acquire, [k.bucket, k.leases, k.credits, k.seeded, k.daily, k.feature, k.cards], [
       i.now ?? "", i.rate, i.burst, i.perMinute, i.maxInFlight, i.leaseId, i.leaseTtlMs, i.cost, i.creditLimit,
-      i.dailyCap, i.featureLimit, i.periodTtlS,
+      i.dailyCap, i.featureLimit, i.periodTtlS, ...batchArgs(i.settles ?? []),
     ])) as unknown[];
     return {
       outcome: n(r[0]) as OutcomeCode, tokens: n(r[1]), fullInMs: n(r[2]), creditsUsed: n(r[3]), dailyUsed: n(r[4]),
-      retryAfterMs: n(r[5]), featureUsed: n(r[6]), cardsUsed: n(r[7]), inFlight: n(r[8]),
+      retryAfterMs: n(r[5]), featureUsed: n(r[6]), cardsUsed: n(r[7]), inFlight: n(r[8]), settled: r.slice(9).map(n),
     };
   }
 
@@ -95,9 +97,7 @@ export class ScriptMeter implements MeterDriver {
 
   async settleMany(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[]): Promise<number[]> {
     const k = keys(account, period, day, "");
-    const args: (string | number)[] = [periodTtlS];
-    for (const it of items) args.push(it.leaseId, it.refundCredits, it.cardIds.length, ...it.cardIds);
-    const r = (await this.client.run(S.settleMany, [k.leases, k.credits, k.daily, k.cards], args)) as unknown[];
+    const r = (await this.client.run(S.settleMany, [k.leases, k.credits, k.daily, k.cards], [periodTtlS, ...batchArgs(items)])) as unknown[];
     return r.map(n);
   }
 

@@ -23,6 +23,8 @@ export type AcquireInput = {
   /** A counted feature (trial calls of identify or centering); -1 limit: none. */
   feature: string;
   featureLimit: number;
+  /** This instance's pending settles of the same account, period and day, applied first. */
+  settles?: BatchSettle[];
 };
 
 export const Outcome = { OK: 0, RATE_LIMITED: 1, CONCURRENCY: 2, QUOTA: 3, DAILY_CAP: 4, FEATURE: 5, UNSEEDED: 6 } as const;
@@ -44,6 +46,8 @@ export type AcquireResult = {
   cardsUsed: number;
   /** Requests of the account in flight, this one included when granted. */
   inFlight: number;
+  /** The new distinct cards of each pending settle taken along, in order. */
+  settled: number[];
 };
 
 export type SettleInput = {

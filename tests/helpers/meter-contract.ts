@@ -139,6 +139,23 @@ export function meterContract(name: string, make: () => Promise<MeterDriver>) {
       expect(after).toMatchObject({ outcome: Outcome.OK, creditsUsed: 9, cardsUsed: 3, inFlight: 1 });
     });
 
+    it("an acquire applies the pending settles it carries before it decides", async () => {
+      const i = await ready(base({ cost: 2, creditLimit: 100, maxInFlight: 2 }));
+      for (const leaseId of ["p1", "p2"]) expect((await m.acquire({ ...i, leaseId })).outcome).toBe(Outcome.OK);
+      expect((await again(i)).outcome).toBe(Outcome.CONCURRENCY);
+      // Both slots are taken; the settles carried along free them within the same decision.
+      const r = await again(i, {
+        settles: [
+          { leaseId: "p1", refundCredits: 0, cardIds: ["x", "y"] },
+          { leaseId: "p2", refundCredits: 0, cardIds: ["y"] },
+        ],
+      });
+      expect(r).toMatchObject({ outcome: Outcome.OK, creditsUsed: 6, cardsUsed: 2, inFlight: 1, settled: [2, 0] });
+      // Applied even when the acquire itself is refused.
+      const refused = await again(i, { cost: 200, settles: [{ leaseId: "none", refundCredits: 0, cardIds: ["z"] }] });
+      expect(refused).toMatchObject({ outcome: Outcome.QUOTA, cardsUsed: 3, settled: [1] });
+    });
+
     it("simple fixed-window limits", async () => {
       const key = `ip:${randomUUID()}`;
       expect((await m.hit(key, 2, 60)).allowed).toBe(true);

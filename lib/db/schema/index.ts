@@ -1,3 +1,4 @@
 export * from "./catalog";
 export * from "./accounts";
 export * from "./auth";
+export * from "./prices";

@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import {
+  customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/** A series' newest points, newest first: what current quotes read, the delay rule included. */
+export type RecentPoint = { as_of: string; amount: number; sample_n: number | null; observed_at: string };
+
+// One row per price series: one product's figures from one source in one variant, basis,
+// currency, locale, condition, printing and grade. `key` joins those fields, so a feed row
+// finds its series with one unique lookup.
+export const priceSeries = pgTable("price_series", {
+  id: serial("id").primaryKey(),
+  key: text("key").notNull(),
+  productKind: text("product_kind").notNull(), // card | sealed
+  productId: text("product_id").notNull(),
+  source: text("source").notNull(),
+  variant: text("variant").notNull(),
+  basis: text("basis").notNull(),
+  currency: text("currency").notNull(),
+  locale: text("locale"),
+  condition: text("condition"),
+  printing: text("printing"),
+  gradingCompany: text("grading_company"),
+  gradingScore: text("grading_score"),
+  provenance: text("provenance").notNull(),
+  recent: jsonb("recent").$type<RecentPoint[]>().notNull(),
+  firstAsOf: date("first_as_of", { mode: "string" }).notNull(),
+  lastAsOf: date("last_as_of", { mode: "string" }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex("price_series_key_idx").on(t.key),
+  index("price_series_product_idx").on(t.productKind, t.productId),
+]);
+
+// History: one row per series and month, the month's daily amounts packed as little-endian
+// float32 (NaN where the day has no point). About 6 bytes per point on disk with the row and
+// its index, against ~60 for a row per point; one card's year is a dozen rows per series.
+export const priceMonths = pgTable("price_months", {
+  seriesId: integer("series_id").notNull(),
+  /** yyyymm, e.g. 202611. */
+  month: integer("month").notNull(),
+  amounts: bytea("amounts").notNull(),
+}, (t) => [primaryKey({ columns: [t.seriesId, t.month] })]);
+
+// Euro foreign exchange reference rates (ECB format: units of the currency per 1 EUR).
+export const fxRates = pgTable("fx_rates", {
+  day: date("day", { mode: "string" }).notNull(),
+  currency: text("currency").notNull(),
+  perEur: doublePrecision("per_eur").notNull(),
+}, (t) => [primaryKey({ columns: [t.currency, t.day] })]);
+
+// Feed files refresh-prices has applied, by content: a file seen before is skipped.
+export const priceFeeds = pgTable("price_feeds", {
+  sha256: text("sha256").primaryKey(),
+  source: text("source").notNull(),
+  name: text("name").notNull(),
+  rows: integer("rows").notNull(),
+  rejected: integer("rejected").notNull(),
+  appliedAt: timestamp("applied_at", { withTimezone: true, mode: "string" }).notNull().default(sql`now()`),
+});
