@@ -7,6 +7,8 @@ const schema = z.object({
   // Folder of the embedded PGlite database, used only when DATABASE_URL is unset.
   PGLITE_DIR: z.string().default("./data/pglite"),
   CATALOG_DIR: z.string().default("../shared/data/catalog"),
+  // Price feed files, one folder per source (docs/price-feeds.md); demo-prices writes here too.
+  PRICE_FEEDS_DIR: z.string().default("./data/feeds"),
   // Absolute origin used in links.next when the app sits behind a proxy that rewrites Host.
   PUBLIC_BASE_URL: z.string().url().optional(),
   // Behind a reverse proxy that sets X-Forwarded-Host/Proto, and only then: 1.
