@@ -5,6 +5,10 @@ const JOBS: Record<string, () => Promise<{ run: (args: Map<string, string>) => P
   "refresh-catalog": () => import("./refresh-catalog"),
   migrate: () => import("./migrate"),
   "send-mail": () => import("./send-mail"),
+  "refresh-prices": () => import("./refresh-prices"),
+  "refresh-index": () => import("./refresh-index"),
+  "demo-prices": () => import("./demo-prices"),
+  "import-fx": () => import("./import-fx"),
 };
 
 function parseArgs(argv: string[]): Map<string, string> {

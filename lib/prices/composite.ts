@@ -43,44 +43,62 @@ export function toEur(amount: number, currency: string, day: string, fx: FxLooku
 
 export type IndexResult = { index: CompositeIndex | null; missingRates: number };
 
+export type Group = { locale: string | null; printing: string | null; members: number[] };
+
+/**
+ * Which figures make the index: per locale and printing, one per source (its best-ranked
+ * variant). Figures that name no printing join the locale's leading printing. Returns
+ * indices into `rows`.
+ */
+export function contributors(rows: IndexInput[]): Group[] {
+  const usable = rows.map((r, i) => [r, i] as const)
+    .filter(([r]) => !r.graded && r.source !== "INDEX" && CONDITIONS_USED.has(r.condition) && VARIANT_RANK.includes(r.variant));
+  const leading = new Map<string | null, string>();
+  for (const [r] of usable) {
+    if (!r.printing) continue;
+    const cur = leading.get(r.locale);
+    if (!cur || PRINTING_RANK.indexOf(r.printing) < PRINTING_RANK.indexOf(cur)) leading.set(r.locale, r.printing);
+  }
+  const pick = new Map<string, { i: number; locale: string | null; printing: string | null; variant: string }>();
+  for (const [r, i] of usable) {
+    const printing = r.printing ?? leading.get(r.locale) ?? null;
+    const k = `${r.locale ?? ""}|${printing ?? ""}|${r.source}`;
+    const cur = pick.get(k);
+    if (!cur || VARIANT_RANK.indexOf(r.variant) < VARIANT_RANK.indexOf(cur.variant)) pick.set(k, { i, locale: r.locale, printing, variant: r.variant });
+  }
+  const groups = new Map<string, Group>();
+  for (const p of pick.values()) {
+    const k = `${p.locale ?? ""}|${p.printing ?? ""}`;
+    const g = groups.get(k) ?? { locale: p.locale, printing: p.printing, members: [] };
+    g.members.push(p.i);
+    groups.set(k, g);
+  }
+  return [...groups.values()];
+}
+
 /**
  * The index of one product from its current figures. `primaryLocale` decides the headline
  * figure (en for Western cards, ja for Japanese ones): its best-sampled entry.
  */
 export function compositeIndex(rows: IndexInput[], fx: FxLookup, primaryLocale: string): IndexResult {
-  const usable = rows.filter((r) => !r.graded && r.source !== "INDEX" && CONDITIONS_USED.has(r.condition) && VARIANT_RANK.includes(r.variant));
-  // Figures that name no printing join the locale's leading printing.
-  const leading = new Map<string | null, string>();
-  for (const r of usable) {
-    if (!r.printing) continue;
-    const cur = leading.get(r.locale);
-    if (!cur || PRINTING_RANK.indexOf(r.printing) < PRINTING_RANK.indexOf(cur)) leading.set(r.locale, r.printing);
-  }
-  // One figure per source, locale and printing: its best-ranked variant.
-  const pick = new Map<string, IndexInput>();
-  for (const r of usable) {
-    const printing = r.printing ?? leading.get(r.locale) ?? null;
-    const k = `${r.locale ?? ""}|${printing ?? ""}|${r.source}`;
-    const cur = pick.get(k);
-    if (!cur || VARIANT_RANK.indexOf(r.variant) < VARIANT_RANK.indexOf(cur.variant)) pick.set(k, { ...r, printing });
-  }
-  const groups = new Map<string, { locale: string | null; printing: string | null; eur: number[]; as_of: string }>();
   let missingRates = 0;
-  for (const r of pick.values()) {
-    const eur = toEur(r.amount, r.currency, r.as_of, fx);
-    if (eur === undefined) {
-      missingRates++;
-      continue;
+  const by_locale: IndexEntry[] = [];
+  for (const g of contributors(rows)) {
+    const eur: number[] = [];
+    let as_of = "";
+    for (const i of g.members) {
+      const r = rows[i]!;
+      const v = toEur(r.amount, r.currency, r.as_of, fx);
+      if (v === undefined) {
+        missingRates++;
+        continue;
+      }
+      eur.push(v);
+      if (r.as_of > as_of) as_of = r.as_of;
     }
-    const k = `${r.locale ?? ""}|${r.printing ?? ""}`;
-    const g = groups.get(k) ?? { locale: r.locale, printing: r.printing, eur: [], as_of: r.as_of };
-    g.eur.push(eur);
-    if (r.as_of > g.as_of) g.as_of = r.as_of;
-    groups.set(k, g);
+    if (eur.length) by_locale.push({ locale: g.locale, printing: g.printing, eur: roundAmount(median(eur)), as_of, sample_n: eur.length });
   }
-  const by_locale: IndexEntry[] = [...groups.values()]
-    .map((g) => ({ locale: g.locale, printing: g.printing, eur: roundAmount(median(g.eur)), as_of: g.as_of, sample_n: g.eur.length }))
-    .sort(entryOrder);
+  by_locale.sort(entryOrder);
   return { index: headline(by_locale, primaryLocale), missingRates };
 }
 

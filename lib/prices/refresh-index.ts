@@ -21,7 +21,8 @@ export function indexObservations(kind: string, id: string, index: CompositeInde
     source: "INDEX", product: `${kind}:${id}`, productKind: kind, productId: id, variant: "INDEX", basis: "DERIVED", currency: "EUR",
     condition: null, grading: null, provenance,
   } as const;
-  const out = index.by_locale.map((e) => ({ ...base, locale: e.locale, printing: e.printing, amount: e.eur, as_of: e.as_of, sample_n: e.sample_n }));
+  // An entry that names neither locale nor printing is the headline itself.
+  const out = index.by_locale.filter((e) => e.locale !== null || e.printing !== null).map((e) => ({ ...base, locale: e.locale, printing: e.printing, amount: e.eur, as_of: e.as_of, sample_n: e.sample_n }));
   out.push({ ...base, locale: null, printing: null, amount: index.eur, as_of: index.as_of, sample_n: index.sample_n });
   return out as unknown as Resolved[];
 }

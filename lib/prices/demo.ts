@@ -1,0 +1,325 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { sql } from "drizzle-orm";
+import { rows } from "@/lib/db/client";
+import type { RecentPoint } from "@/lib/db/schema";
+import type { Progress } from "@/lib/jobs/progress";
+import { contributors, headline, median, primaryLocaleOf, type IndexEntry, type IndexInput } from "./composite";
+import { seriesKey } from "./feed";
+import { parseEcbCsv, storeRates } from "./fx";
+import { emptyMonth, monthKey, roundAmount, setDay } from "./pack";
+import {
+  baseLevel, gauss, GRADES_COMMON, GRADES_LADDER, isRare, printings, PRINTING_FACTOR, rng, walk, type DemoCard, type Rng,
+} from "./demo-model";
+import { upsertSeries, writeMonths, type SeriesRow } from "./queries/store";
+import { setProductIndex } from "./queries/index-job";
+
+// demo-prices: a year of daily figures for the seven sources over the real catalogue. The
+// year before today goes straight into the store (as a provider's history backfill would);
+// today's figures are written as feed files in each provider's own shape, for refresh-prices
+// to apply, and refresh-index to turn into today's index. Every figure says "(demo data)".
+
+const DAY = 86_400_000;
+const CURRENCIES = { USD: 1.08, JPY: 162, GBP: 0.86 } as const;
+
+type Def = {
+  source: string; variant: string; basis: string; currency: string; locale: string | null; condition: string | null; printing: string | null;
+  grade: string | null; factor: number; cadence: number; provenance: string;
+};
+
+const PROV: Record<string, string> = {
+  CARDMARKET: "Cardmarket (demo data)", TCGPLAYER: "TCGplayer (demo data)", EBAY: "eBay sold listings (demo data)",
+  PRICECHARTING: "PriceCharting (demo data)", SNKRDUNK: "SNKRDUNK (demo data)", COMMUNITY: "Community reports (demo data)",
+};
+
+const def = (source: string, variant: string, basis: string, currency: string, o: Partial<Def> = {}): Def => ({
+  source, variant, basis, currency, locale: "en", condition: "NEAR_MINT", printing: null, grade: null, factor: 1, cadence: 1,
+  provenance: PROV[source]!, ...o,
+});
+
+/** The series one card has in the demo market. */
+export function cardSeries(card: DemoCard, r: Rng): Def[] {
+  const out: Def[] = [];
+  const asian = card.printRegion === "JP" || card.printRegion === "CN" || card.printRegion === "KR";
+  const rare = isRare(card);
+  if (!card.printRegion) return r() < 0.3 ? [def("COMMUNITY", "MARKET", "SOLD", "EUR", { locale: null, condition: null, cadence: 7 })] : [];
+  if (asian) {
+    const locale = primaryLocaleOf(card.printRegion);
+    out.push(def("SNKRDUNK", "MARKET", "SOLD", "JPY", { locale }), def("SNKRDUNK", "LOW", "ASKING", "JPY", { locale, factor: 0.93 }));
+    if (rare) out.push(def("SNKRDUNK", "MEDIAN_GRADED", "SOLD", "JPY", { locale, condition: null, grade: "PSA 10", factor: 3.6 }));
+    if (r() < 0.5) {
+      // Cardmarket re-reads Japanese and Chinese cards about every 48 hours.
+      out.push(def("CARDMARKET", "TREND", "SOLD", "EUR", { locale, printing: "NORMAL", cadence: 2, factor: 1.05 }));
+    }
+    return out;
+  }
+  const prints = printings(card);
+  prints.forEach((printing, i) => {
+    const f = PRINTING_FACTOR[printing] ?? 1;
+    out.push(def("CARDMARKET", "TREND", "SOLD", "EUR", { printing, factor: f }));
+    out.push(def("TCGPLAYER", "MARKET", "SOLD", "USD", { printing, factor: f * 1.05 }));
+    if (i === 0) {
+      out.push(def("CARDMARKET", "LOW", "ASKING", "EUR", { printing, factor: f * 0.85 }));
+      out.push(def("TCGPLAYER", "LOW", "ASKING", "USD", { printing, factor: f * 0.9 }));
+      if (rare) {
+        for (const [v, m] of [["AVG_1D", 1.02], ["AVG_7D", 1.0], ["AVG_30D", 0.98]] as const) {
+          out.push(def("CARDMARKET", v, "SOLD", "EUR", { printing, factor: f * m }));
+        }
+      }
+    }
+  });
+  if (r() < 0.15) {
+    const locale = ["de", "fr", "it", "es"][Math.floor(r() * 4)]!;
+    out.push(def("CARDMARKET", "TREND", "SOLD", "EUR", { locale, printing: prints[0]!, factor: 0.9 + r() * 0.2 }));
+  }
+  if (rare) {
+    out.push(def("EBAY", "MARKET", "SOLD", "USD", { condition: null, factor: 1.1 }));
+    out.push(def("PRICECHARTING", "MARKET", "GUIDE", "USD", { condition: null, factor: 1.08 }));
+    const chase = r() < 0.01;
+    for (const [grade, m] of chase ? GRADES_LADDER : GRADES_COMMON.slice(0, 2)) {
+      out.push(def("EBAY", "MEDIAN_GRADED", "SOLD", "USD", { condition: null, grade, factor: m }));
+      out.push(def("PRICECHARTING", "MEDIAN_GRADED", "GUIDE", "USD", { condition: null, grade, factor: m * 0.97 }));
+    }
+  }
+  if (r() < 0.03) out.push(def("COMMUNITY", "MARKET", "SOLD", r() < 0.5 ? "GBP" : "EUR", { condition: null, cadence: 7, factor: 0.95 }));
+  return out;
+}
+
+const SEALED_EUR: [RegExp, number][] = [[/case/i, 600], [/booster[-_ ]?box|display/i, 140], [/elite|etb/i, 55], [/collection|box/i, 35], [/tin/i, 22], [/blister/i, 12], [/pack|booster/i, 5]];
+
+function sealedSeries(): Def[] {
+  return [
+    def("CARDMARKET", "TREND", "SOLD", "EUR", { condition: null }), def("CARDMARKET", "LOW", "ASKING", "EUR", { condition: null, factor: 0.88 }),
+    def("TCGPLAYER", "MARKET", "SOLD", "USD", { condition: null, factor: 1.05 }), def("EBAY", "MARKET", "SOLD", "USD", { condition: null, factor: 1.1 }),
+  ];
+}
+
+export type DemoResult = { products: number; series: number; points: number; feed_lines: number; days: number; seconds: number };
+
+export async function generateDemo(opts: { days: number; feedsDir: string; today?: string }, p: Progress): Promise<DemoResult> {
+  const started = Date.now();
+  const today = opts.today ?? new Date().toISOString().slice(0, 10);
+  const t0 = Date.parse(today) - (opts.days - 1) * DAY;
+  const dayStr = Array.from({ length: opts.days }, (_, d) => new Date(t0 + d * DAY).toISOString().slice(0, 10));
+  const fx = await demoRates(dayStr, opts.feedsDir);
+  const feed = new Map<string, string[]>();
+  const result: DemoResult = { products: 0, series: 0, points: 0, feed_lines: 0, days: opts.days, seconds: 0 };
+
+  p.phase("cards");
+  const cards = await rows<DemoCard & { variantsJson: unknown }>(sql`
+    select id, rarity, print_region as "printRegion", release_date::text as "releaseDate", attrs->'variants' as variants
+    from cards where deleted_at is null order by id`);
+  for (let i = 0; i < cards.length; i += 1000) {
+    const chunk = cards.slice(i, i + 1000).map((c) => {
+      const r = rng(`demo:${c.id}`);
+      return { kind: "card", id: c.id, primary: primaryLocaleOf(c.printRegion), level: baseLevel(c, r), defs: cardSeries(c, r), r };
+    });
+    await writeChunk(chunk, dayStr, fx, feed, result);
+    p.tick(chunk.length);
+  }
+  p.phase("sealed products");
+  const sealed = await rows<{ slug: string; product_type: string; release_date: string | null }>(sql`
+    select slug, product_type, release_date::text from sealed_products where deleted_at is null order by slug`);
+  for (let i = 0; i < sealed.length; i += 1000) {
+    const chunk = sealed.slice(i, i + 1000).map((s) => {
+      const r = rng(`demo:sealed:${s.slug}`);
+      const base = SEALED_EUR.find(([re]) => re.test(s.product_type))?.[1] ?? 20;
+      const year = Number((s.release_date ?? "2022").slice(0, 4));
+      const age = Math.max(1, Math.pow(1.18, Number(today.slice(0, 4)) - year));
+      return { kind: "sealed", id: s.slug, primary: "en", level: base * Math.min(age, 40) * Math.exp(gauss(r) * 0.3), defs: sealedSeries(), r };
+    });
+    await writeChunk(chunk, dayStr, fx, feed, result);
+    p.tick(chunk.length);
+  }
+  for (const [source, lines] of feed) {
+    const dir = path.join(opts.feedsDir, source.toLowerCase());
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${today}.demo.ndjson.gz`), gzipSync(lines.join("\n") + "\n"));
+    result.feed_lines += lines.length;
+  }
+  result.seconds = (Date.now() - started) / 1000;
+  return result;
+}
+
+type Product = { kind: string; id: string; primary: string; level: number; defs: Def[]; r: Rng };
+type Fx = (currency: string, d: number) => number;
+
+async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map<string, string[]>, result: DemoResult) {
+  const series: SeriesRow[] = [];
+  const months: { key: string; month: number; amounts: Buffer }[] = [];
+  const heads: { kind: string; id: string; eur: number | null; as_of: string | null }[] = [];
+  const n = days.length;
+  const hist = n - 1; // the last day goes out as a feed file
+  for (const prod of products) {
+    if (!prod.defs.length) continue;
+    result.products++;
+    const base = walk(prod.level, n, prod.r);
+    // Each series: the product's walk times its factor, its own noise, in its currency, on its cadence.
+    const values = prod.defs.map((d) => {
+      const v = new Float64Array(n).fill(Number.NaN);
+      const noise = 0.01 + prod.r() * 0.03;
+      for (let t = 0; t < n; t++) {
+        if (d.cadence > 1 && (n - 1 - t) % d.cadence !== 0) continue;
+        const eur = base[t]! * d.factor * (1 + gauss(prod.r) * noise);
+        v[t] = roundAmount(Math.max(0.01, d.currency === "EUR" ? eur : eur * fx(d.currency, t)));
+        if (d.currency === "JPY") v[t] = Math.round(v[t]!);
+      }
+      return v;
+    });
+    prod.defs.forEach((d, i) => {
+      const row = defRow(prod, d, values[i]!, days, hist);
+      if (!row) return;
+      series.push(row.series);
+      months.push(...row.months);
+      result.points += row.points;
+      addFeedLine(feed, prod, d, values[i]![n - 1]!, days[n - 1]!);
+    });
+    // The index history, on the same rule as refresh-index: per day, per locale and printing,
+    // the median in EUR of one figure per source (a figure read every 48 h carries over).
+    const inputs: IndexInput[] = prod.defs.map((d) => ({
+      source: d.source, variant: d.variant, currency: d.currency, locale: d.locale, condition: d.condition, printing: d.printing,
+      graded: d.grade !== null, amount: 1, as_of: "",
+    }));
+    const groups = contributors(inputs);
+    const indexValues = new Map<string, Float64Array>();
+    const entriesAt: IndexEntry[][] = Array.from({ length: hist }, () => []);
+    for (const g of groups) {
+      const arr = new Float64Array(n).fill(Number.NaN);
+      for (let t = 0; t < hist; t++) {
+        const eur: number[] = [];
+        for (const m of g.members) {
+          const v = latest(values[m]!, t, prod.defs[m]!.cadence);
+          if (!Number.isNaN(v)) eur.push(prod.defs[m]!.currency === "EUR" ? v : v / fx(prod.defs[m]!.currency, t));
+        }
+        if (!eur.length) continue;
+        arr[t] = roundAmount(median(eur));
+        entriesAt[t]!.push({ locale: g.locale, printing: g.printing, eur: arr[t]!, as_of: days[t]!, sample_n: eur.length });
+      }
+      indexValues.set(`${g.locale ?? ""}|${g.printing ?? ""}`, arr);
+    }
+    const headArr = new Float64Array(n).fill(Number.NaN);
+    for (let t = 0; t < hist; t++) {
+      const h = headline(entriesAt[t]!, prod.primary);
+      if (h) headArr[t] = h.eur;
+    }
+    // A group that names neither locale nor printing is the headline itself.
+    const indexDefs: [Def, Float64Array][] = groups.filter((g) => g.locale !== null || g.printing !== null).map((g) => [
+      { ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: g.locale, printing: g.printing, condition: null }), provenance: "Composite index (over demo data)" },
+      indexValues.get(`${g.locale ?? ""}|${g.printing ?? ""}`)!,
+    ]);
+    indexDefs.push([{ ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: null, condition: null }), provenance: "Composite index (over demo data)" }, headArr]);
+    for (const [d, v] of indexDefs) {
+      const row = defRow(prod, d, v, days, hist);
+      if (!row) continue;
+      series.push(row.series);
+      months.push(...row.months);
+      result.points += row.points;
+    }
+    const lastHead = headArr[hist - 1]!;
+    if (!Number.isNaN(lastHead)) heads.push({ kind: prod.kind, id: prod.id, eur: lastHead, as_of: days[hist - 1]! });
+  }
+  result.series += series.length;
+  const ids = await upsertSeries(series);
+  await writeMonths(months.map((m) => ({ series_id: ids.get(m.key)!, month: m.month, amounts: m.amounts })));
+  await setProductIndex(heads);
+}
+
+/** The value on day t, or the one before it for a series read every `cadence` days. */
+function latest(v: Float64Array, t: number, cadence: number): number {
+  for (let k = t; k >= 0 && k > t - cadence; k--) if (!Number.isNaN(v[k]!)) return v[k]!;
+  return Number.NaN;
+}
+
+function defRow(prod: Product, d: Def, v: Float64Array, days: string[], hist: number) {
+  const recent: RecentPoint[] = [];
+  let first = "";
+  let last = "";
+  let points = 0;
+  const byMonth = new Map<number, Buffer>();
+  for (let t = 0; t < hist; t++) {
+    const a = v[t]!;
+    if (Number.isNaN(a)) continue;
+    const day = days[t]!;
+    const m = monthKey(day);
+    let buf = byMonth.get(m);
+    if (!buf) byMonth.set(m, (buf = emptyMonth(m)));
+    setDay(buf, Number(day.slice(8, 10)) - 1, a);
+    first ||= day;
+    last = day;
+    points++;
+  }
+  if (!points) return null;
+  for (let t = hist - 1; t >= 0 && recent.length < 4; t--) {
+    if (!Number.isNaN(v[t]!)) recent.push({ as_of: days[t]!, amount: v[t]!, sample_n: d.source === "INDEX" ? null : 3 + Math.floor(prod.r() * 40), observed_at: `${days[t]}T00:00:00Z` });
+  }
+  const grading = d.grade ? { company: d.grade.split(" ")[0] as never, score: d.grade.split(" ")[1]! } : null;
+  const product = `${prod.kind}:${prod.id}`;
+  const key = seriesKey({ product, source: d.source, variant: d.variant as never, basis: d.basis as never, currency: d.currency as never, locale: d.locale as never, condition: d.condition as never, printing: d.printing as never, grading });
+  const series: SeriesRow = {
+    key, product_kind: prod.kind, product_id: prod.id, source: d.source, variant: d.variant, basis: d.basis, currency: d.currency, locale: d.locale,
+    condition: d.condition, printing: d.printing, grading_company: grading?.company ?? null, grading_score: grading?.score ?? null,
+    provenance: d.provenance, recent, first_as_of: first, last_as_of: last,
+  };
+  return { series, points, months: [...byMonth].map(([month, amounts]) => ({ key, month, amounts })) };
+}
+
+/** Today's figure as its provider would send it (docs/price-feeds.md). */
+function addFeedLine(feed: Map<string, string[]>, prod: Product, d: Def, amount: number, day: string) {
+  if (Number.isNaN(amount)) return;
+  const product = `${prod.kind}:${prod.id}`;
+  let line: Record<string, unknown>;
+  switch (d.source) {
+    case "CARDMARKET": {
+      const field = { LOW: "low", TREND: "trend", AVG_1D: "avg1", AVG_7D: "avg7", AVG_30D: "avg30" }[d.variant]!;
+      line = { product, date: day, language: d.locale, printing: d.printing ?? "NORMAL", [field]: amount, provenance: d.provenance };
+      break;
+    }
+    case "TCGPLAYER": {
+      const sub = { NORMAL: "Normal", HOLOFOIL: "Holofoil", REVERSE_HOLO: "Reverse Holofoil", FIRST_EDITION: "1st Edition", FIRST_EDITION_HOLOFOIL: "1st Edition Holofoil" }[d.printing ?? "NORMAL"]!;
+      line = { product, date: day, subTypeName: sub, [d.variant === "LOW" ? "lowPrice" : "marketPrice"]: amount, provenance: d.provenance };
+      break;
+    }
+    case "EBAY":
+      line = { product, date: day, grade: d.grade, median_usd: amount, sold_count: 1 + Math.floor(prod.r() * 30), provenance: d.provenance };
+      break;
+    case "PRICECHARTING":
+      line = d.grade
+        ? { product, date: day, graded: { [d.grade]: Math.round(amount * 100) }, provenance: d.provenance }
+        : { product, date: day, "loose-price": Math.round(amount * 100), provenance: d.provenance };
+      break;
+    case "SNKRDUNK":
+      line = d.variant === "LOW"
+        ? null as never
+        : { product, date: day, language: d.locale, grade: d.grade, price_jpy: Math.round(amount), provenance: d.provenance };
+      if (!line) return;
+      break;
+    default:
+      line = {
+        product, variant: d.variant, basis: d.basis, amount, currency: d.currency, locale: d.locale, condition: d.condition, printing: d.printing,
+        grading: null, as_of: day, sample_n: 1, provenance: d.provenance,
+      };
+  }
+  const lines = feed.get(d.source) ?? [];
+  lines.push(JSON.stringify(line));
+  feed.set(d.source, lines);
+}
+
+/** A year of demo euro reference rates, written in the ECB's format and imported through it. */
+async function demoRates(days: string[], feedsDir: string): Promise<Fx> {
+  const r = rng("demo:fx");
+  const series = Object.entries(CURRENCIES).map(([c, start]) => {
+    let v = start;
+    return [c, days.map(() => (v *= Math.exp(gauss(r) * 0.004)))] as const;
+  });
+  const csv = ["Date," + series.map(([c]) => c).join(",")];
+  for (let t = days.length - 1; t >= 0; t--) csv.push(`${days[t]},${series.map(([c, v]) => (c === "JPY" ? v[t]!.toFixed(2) : v[t]!.toFixed(4))).join(",")}`);
+  const dir = path.join(feedsDir, "fx");
+  mkdirSync(dir, { recursive: true });
+  const text = csv.join("\n") + "\n";
+  writeFileSync(path.join(dir, "eurofxref-demo.csv"), text);
+  await storeRates(parseEcbCsv(text).rates);
+  const table = new Map(series.map(([c, v]) => [c, v.map((x) => Number(c === "JPY" ? x.toFixed(2) : x.toFixed(4)))]));
+  return (currency, t) => table.get(currency)![t]!;
+}
+
