@@ -29,6 +29,12 @@ import * as adminPlan from "./admin/accounts/[account_id]/plan/route";
 import * as adminTrial from "./admin/accounts/[account_id]/trial/route";
 import * as adminCredits from "./admin/accounts/[account_id]/credits/route";
 import * as adminFlags from "./admin/accounts/[account_id]/flags/route";
+import * as priceSources from "./prices/sources/route";
+import * as pricesCurrent from "./prices/current/route";
+import * as cardPrices from "./cards/[id]/prices/route";
+import * as cardHistory from "./cards/[id]/prices/history/route";
+import * as cardStats from "./cards/[id]/prices/stats/route";
+import * as sealedPrices from "./sealed/[id]/prices/route";
 
 // Every mounted /v1 route module. The OpenAPI document reads its specs from here; a test
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
@@ -36,6 +42,7 @@ export const ROUTE_MODULES: Record<string, unknown>[] = [
   artist, artists, card, batch, cards, health, openapi, reference, sealedOne, sealed, series, set, setCards, sets, status,
   accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, keys, key, keyRotate,
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
+  priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices,
 ];
 
 export function routeSpecs(): RouteSpec[] {

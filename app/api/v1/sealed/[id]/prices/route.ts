@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { accountOf } from "@/lib/api/auth";
+import { CACHE } from "@/lib/api/cache-control";
+import { defineRoute, mount } from "@/lib/api/route";
+import { COSTS } from "@/lib/meter/costs";
+import { PricesQuery, SealedPricesResponse } from "@/lib/prices/schemas";
+import { getSealedPrices } from "@/lib/prices/service";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
+  GET: defineRoute({
+    method: "GET",
+    path: "/sealed/{id}/prices",
+    operationId: "getSealedPrices",
+    summary: "Current prices of a sealed product",
+    description: "The same rules as the card prices route.",
+    tags: ["Prices"],
+    auth: "key",
+    params: z.object({ id: z.string().min(1).max(300).meta({ description: "SKU or slug." }) }),
+    query: PricesQuery,
+    response: SealedPricesResponse,
+    errors: ["SEALED_NOT_FOUND", "INVALID_PARAMETER"],
+    cost: COSTS.sealedPrices,
+    cacheControl: CACHE.privatePrices,
+    etag: true,
+    handler: ({ params, query, principal }) => getSealedPrices(params.id, query, accountOf(principal)),
+  }),
+});

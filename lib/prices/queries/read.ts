@@ -1,0 +1,35 @@
+import { sql } from "drizzle-orm";
+import { rows } from "@/lib/db/client";
+import type { RecentPoint } from "@/lib/db/schema";
+
+// Reads of the price routes: a product's series are one index range; its history is a dozen
+// month rows per series.
+
+export type SeriesRead = {
+  id: number; product_kind: string; product_id: string; source: string; variant: string; basis: string; currency: string;
+  locale: string | null; condition: string | null; printing: string | null; grading_company: string | null; grading_score: string | null;
+  provenance: string; recent: RecentPoint[]; first_as_of: string; last_as_of: string;
+};
+
+const COLUMNS = sql`id, product_kind, product_id, source, variant, basis, currency, locale, condition, printing, grading_company,
+  grading_score, provenance, recent, first_as_of::text as first_as_of, last_as_of::text as last_as_of`;
+
+export async function seriesOfProducts(kind: string, ids: string[]): Promise<SeriesRead[]> {
+  if (!ids.length) return [];
+  return rows<SeriesRead>(sql`select ${COLUMNS} from price_series
+    where product_kind = ${kind} and product_id = any(${sql.param(ids)}::text[])`);
+}
+
+export async function monthsOf(seriesIds: number[], fromMonth: number, toMonth: number): Promise<{ series_id: number; month: number; hex: string }[]> {
+  if (!seriesIds.length) return [];
+  return rows(sql`select series_id, month, encode(amounts, 'hex') as hex from price_months
+    where series_id = any(${sql.param(seriesIds)}::int[]) and month between ${fromMonth} and ${toMonth}
+    order by series_id, month`);
+}
+
+/** The canonical id of a sealed product from its sku or slug. */
+export async function sealedSlug(ref: string): Promise<string | null> {
+  const found = await rows<{ slug: string }>(sql`select slug from sealed_products
+    where (slug = ${ref} or lower(sku) = lower(${ref})) and deleted_at is null limit 1`, undefined, { prepare: true });
+  return found[0]?.slug ?? null;
+}

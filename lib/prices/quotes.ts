@@ -1,0 +1,71 @@
+import type { Account } from "@/lib/accounts/types";
+import { headline, primaryLocaleOf, type CompositeIndex, type IndexEntry } from "./composite";
+import type { SeriesRead } from "./queries/read";
+import { delayHours } from "./sources";
+
+// Current quotes of one product as a plan may see them (SPEC.md GET /v1/cards/{id}/prices,
+// rules 1-6). The index comes from everything the plan allows, before the filters.
+
+export type Quote = {
+  source: string; variant: string; basis: string; amount: number; currency: string; locale: string | null; condition: string | null;
+  printing: string | null; grading: { company?: string; score: string } | null; as_of: string; sample_n: number | null; provenance: string;
+};
+
+export type QuoteFilters = { source?: string; variant?: string; locale?: string };
+export type ProductPrices = { index: CompositeIndex | null; quotes: Quote[]; withheld: number; delayedHours: number };
+
+const isTrial = (account: Account) => account.plan === "trial";
+
+/** The trial sees English, ungraded rows; paid plans everything. */
+export function planAllows(account: Account, s: Pick<SeriesRead, "locale" | "grading_company" | "grading_score">): boolean {
+  if (!isTrial(account)) return true;
+  return s.locale === "en" && s.grading_company === null && s.grading_score === null;
+}
+
+/** The newest point old enough to serve: a third-party figure waits out its source's delay. */
+export function servablePoint(s: Pick<SeriesRead, "source" | "recent">, now: number) {
+  const delayMs = delayHours(s.source) * 3_600_000;
+  return s.recent.find((p) => now - Date.parse(p.observed_at) > delayMs) ?? (delayMs === 0 ? s.recent[0] : undefined);
+}
+
+const ORDER = (a: Quote, b: Quote) =>
+  a.source.localeCompare(b.source) || a.variant.localeCompare(b.variant) || (a.locale ?? "~").localeCompare(b.locale ?? "~")
+  || (a.printing ?? "~").localeCompare(b.printing ?? "~") || (a.grading?.company ?? "").localeCompare(b.grading?.company ?? "")
+  || Number(b.grading?.score ?? 0) - Number(a.grading?.score ?? 0);
+
+export function productPrices(series: SeriesRead[], account: Account, filters: QuoteFilters, printRegion: string | null, now = Date.now()): ProductPrices {
+  let withheld = 0;
+  let delayedHours = 0;
+  const allowed: Quote[] = [];
+  const entries: IndexEntry[] = [];
+  for (const s of series) {
+    if (!planAllows(account, s)) {
+      withheld++;
+      continue;
+    }
+    // The headline INDEX series is the index object itself, not a quote row.
+    if (s.source === "INDEX" && s.locale === null && s.printing === null) continue;
+    const p = servablePoint(s, now);
+    if (!p) continue;
+    const delay = delayHours(s.source);
+    if (delay > delayedHours) delayedHours = delay;
+    const q: Quote = {
+      source: s.source, variant: s.variant, basis: s.basis, amount: p.amount, currency: s.currency, locale: s.locale, condition: s.condition,
+      printing: s.printing, grading: s.grading_score ? { ...(s.grading_company ? { company: s.grading_company } : {}), score: s.grading_score } : null,
+      as_of: p.as_of, sample_n: p.sample_n, provenance: s.provenance,
+    };
+    allowed.push(q);
+    if (s.source === "INDEX") entries.push({ locale: s.locale, printing: s.printing, eur: p.amount, as_of: p.as_of, sample_n: p.sample_n ?? 0 });
+  }
+  const index = headline(entries, primaryLocaleOf(printRegion));
+  const quotes = allowed.filter((q) =>
+    (!filters.source || q.source === filters.source) && (!filters.variant || q.variant === filters.variant) && (!filters.locale || q.locale === filters.locale));
+  quotes.sort(ORDER);
+  return { index, quotes, withheld, delayedHours };
+}
+
+export function planNotes(account: Account, withheld: number): string[] {
+  if (!isTrial(account)) return [];
+  const base = "Trial keys see English-language, ungraded rows only; paid plans return every locale and the graded medians.";
+  return [withheld ? `${base} ${withheld} row${withheld === 1 ? "" : "s"} withheld.` : base];
+}

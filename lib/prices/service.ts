@@ -1,0 +1,131 @@
+import { ApiError } from "@/lib/api/errors";
+import type { Account } from "@/lib/accounts/types";
+import { selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
+import { parseIds } from "@/lib/catalog/cards/get";
+import { monthsOf, sealedSlug, seriesOfProducts, type SeriesRead } from "./queries/read";
+import { planAllows, planNotes, productPrices, type QuoteFilters } from "./quotes";
+import { SOURCES } from "./sources";
+import { monthKey, unpack } from "./pack";
+import { historyPoints, stats, windowStart, type Interval, type Window } from "./history";
+
+export const MAX_CURRENT_IDS = 50;
+
+export function listSources() {
+  return { body: { data: SOURCES, count: SOURCES.length } };
+}
+
+async function card(id: string): Promise<CardDbRow> {
+  const lower = id.toLowerCase();
+  const row = (await selectCardById(id)).find((r) => r.id.toLowerCase() === lower || r.alt_id?.toLowerCase() === lower);
+  if (!row || row.deleted_at) throw new ApiError("CARD_NOT_FOUND", `No card with id or alternate id '${id}'.`, { id });
+  return row;
+}
+
+function pricesBody(productKey: "card_id" | "sealed_id", id: string, series: SeriesRead[], account: Account, filters: QuoteFilters, region: string | null) {
+  const p = productPrices(series, account, filters, region);
+  return {
+    body: {
+      data: { [productKey]: id, index: p.index, quotes: p.quotes },
+      meta: { quotes: p.quotes.length, delayed_hours: p.delayedHours, plan_notes: planNotes(account, p.withheld) },
+    },
+    withheld: p.withheld,
+  };
+}
+
+/** GET /v1/cards/{id}/prices */
+export async function getCardPrices(id: string, filters: QuoteFilters, account: Account) {
+  const row = await card(id);
+  const { body } = pricesBody("card_id", row.id, await seriesOfProducts("card", [row.id]), account, filters, row.s_print_region);
+  return { body, cardIds: [row.id] };
+}
+
+/** The quotes and index of cards already fetched, for include=prices and include=index. */
+export async function pricesOfCards(rows: { id: string; region: string | null }[], account: Account) {
+  const series = await seriesOfProducts("card", rows.map((r) => r.id));
+  const by = new Map<string, SeriesRead[]>();
+  for (const s of series) by.set(s.product_id, [...(by.get(s.product_id) ?? []), s]);
+  let withheld = 0;
+  const out = new Map<string, ReturnType<typeof productPrices>>();
+  for (const r of rows) {
+    const p = productPrices(by.get(r.id) ?? [], account, {}, r.region);
+    withheld += p.withheld;
+    out.set(r.id, p);
+  }
+  return { prices: out, notes: planNotes(account, withheld) };
+}
+
+/** GET /v1/sealed/{id}/prices */
+export async function getSealedPrices(id: string, filters: QuoteFilters, account: Account) {
+  const slug = await sealedSlug(id);
+  if (!slug) throw new ApiError("SEALED_NOT_FOUND", `No sealed product with sku or slug '${id}'.`, { id });
+  return { body: pricesBody("sealed_id", slug, await seriesOfProducts("sealed", [slug]), account, filters, null).body };
+}
+
+/** GET /v1/prices/current?ids= : up to 50 cards, in the order asked, unknown ids in meta.missing. */
+export async function getCurrentPrices(rawIds: string, account: Account) {
+  const ids = parseIds(rawIds, MAX_CURRENT_IDS);
+  const found = await selectCardsByIds(ids);
+  const byId = new Map<string, CardDbRow>();
+  for (const r of found) {
+    if (r.deleted_at) continue;
+    byId.set(r.id.toLowerCase(), r);
+    if (r.alt_id) byId.set(r.alt_id.toLowerCase(), r);
+  }
+  const wanted = ids.map((i) => byId.get(i.toLowerCase()));
+  const present = [...new Map(wanted.filter((r): r is CardDbRow => !!r).map((r) => [r.id, r])).values()];
+  const { prices, notes } = await pricesOfCards(present.map((r) => ({ id: r.id, region: r.s_print_region })), account);
+  const data = present.map((r) => {
+    const p = prices.get(r.id)!;
+    return { card_id: r.id, index: p.index, quotes: p.quotes };
+  });
+  const missing = ids.filter((_, i) => !wanted[i]);
+  return {
+    body: { data, meta: { count: data.length, missing, quotes: data.reduce((n, d) => n + d.quotes.length, 0), plan_notes: notes } },
+    cardIds: present.map((r) => r.id),
+  };
+}
+
+async function historySeries(id: string, account: Account, filters: { source?: string; variant?: string }) {
+  const row = await card(id);
+  const all = (await seriesOfProducts("card", [row.id])).filter((s) => planAllows(account, s));
+  return { row, series: all.filter((s) => (!filters.source || s.source === filters.source) && (!filters.variant || s.variant === filters.variant)) };
+}
+
+async function points(series: SeriesRead[], from: string, to: string) {
+  const months = await monthsOf(series.map((s) => s.id), monthKey(from), monthKey(to));
+  const by = new Map<number, [string, number][]>();
+  for (const m of months) by.set(m.series_id, [...(by.get(m.series_id) ?? []), ...unpack(m.month, Buffer.from(m.hex, "hex"))]);
+  return by;
+}
+
+/** GET /v1/cards/{id}/prices/history */
+export async function getHistory(id: string, q: { window: Window; interval: Interval; source?: string; variant?: string }, account: Account, now = Date.now()) {
+  const { row, series } = await historySeries(id, account, q);
+  const to = new Date(now).toISOString().slice(0, 10);
+  const from = windowStart(q.window, to);
+  const pts = await points(series, from, to);
+  const data = series
+    .filter((s) => !(s.source === "INDEX" && s.locale === null && s.printing === null) || !q.source || q.source === "INDEX")
+    .map((s) => ({
+      source: s.source, variant: s.variant, basis: s.basis, currency: s.currency, locale: s.locale, condition: s.condition, printing: s.printing,
+      grading: s.grading_score ? { ...(s.grading_company ? { company: s.grading_company } : {}), score: s.grading_score } : null,
+      provenance: s.provenance,
+      points: historyPoints(pts.get(s.id) ?? [], { from, to, interval: q.interval, source: s.source, lastAsOf: s.last_as_of, now }),
+    }))
+    .filter((s) => s.points.length);
+  return {
+    body: { data: { card_id: row.id, window: q.window, interval: q.interval, from, to, series: data }, meta: { series: data.length, plan_notes: planNotes(account, 0) } },
+    cardIds: [row.id],
+  };
+}
+
+/** GET /v1/cards/{id}/prices/stats: the composite index over the window. */
+export async function getStats(id: string, q: { window: Window }, now = Date.now()) {
+  const row = await card(id);
+  const headlineSeries = (await seriesOfProducts("card", [row.id])).find((s) => s.source === "INDEX" && s.locale === null && s.printing === null);
+  const to = new Date(now).toISOString().slice(0, 10);
+  const from = windowStart(q.window, to);
+  const pts = headlineSeries ? (await points([headlineSeries], from, to)).get(headlineSeries.id) ?? [] : [];
+  const s = stats(pts.filter(([d]) => d >= from && d <= to));
+  return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } }, cardIds: [row.id] };
+}
