@@ -39,12 +39,12 @@ export function productPrices(series: SeriesRead[], account: Account, filters: Q
   const allowed: Quote[] = [];
   const entries: IndexEntry[] = [];
   for (const s of series) {
+    // The headline INDEX series is the index object itself, not a quote row.
+    if (s.source === "INDEX" && s.locale === null && s.printing === null) continue;
     if (!planAllows(account, s)) {
       withheld++;
       continue;
     }
-    // The headline INDEX series is the index object itself, not a quote row.
-    if (s.source === "INDEX" && s.locale === null && s.printing === null) continue;
     const p = servablePoint(s, now);
     if (!p) continue;
     const delay = delayHours(s.source);

@@ -1,0 +1,135 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { progress } from "@/lib/jobs/progress";
+import { storeRates } from "@/lib/prices/fx";
+import { refreshIndex } from "@/lib/prices/refresh-index";
+import { refreshPrices } from "@/lib/prices/refresh";
+import { getJson } from "../helpers/api";
+import { makeAccount } from "../helpers/accounts";
+import { query } from "../helpers/db";
+
+// refresh-prices and refresh-index on hand-made feeds, then the price routes over them.
+
+const quiet = () => progress("test", { quiet: true });
+const CARD = "base1-2";
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+function feeds(files: Record<string, string[]>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "feeds-"));
+  for (const [name, lines] of Object.entries(files)) {
+    const [source, file] = name.split("/") as [string, string];
+    mkdirSync(path.join(dir, source), { recursive: true });
+    writeFileSync(path.join(dir, source, file), lines.join("\n") + "\n");
+  }
+  return dir;
+}
+
+const j = JSON.stringify;
+let first: Awaited<ReturnType<typeof refreshPrices>>;
+let dir: string;
+
+beforeAll(async () => {
+  await query("delete from price_series where product_id = $1", [CARD]);
+  await storeRates([day(-3), day(-2), day(-1), day(0)].map((d) => ({ day: d, currency: "USD", per_eur: 1.25 })));
+  dir = feeds({
+    "cardmarket/a.ndjson": [
+      j({ product: `card:${CARD}`, date: day(-2), language: "en", printing: "HOLOFOIL", low: 8, trend: 10 }),
+      j({ product: `card:${CARD}`, date: day(-2), language: "de", printing: "HOLOFOIL", trend: 9 }),
+      "{not json",
+      j({ product: "card:no-such-card", date: day(-2), language: "en", printing: "HOLOFOIL", trend: 1 }),
+      j({ product: `card:${CARD}`, date: day(-2), language: "en", printing: "SHINY", trend: 1 }),
+    ],
+    "tcgplayer/a.ndjson": [j({ product: `card:${CARD}`, date: day(-2), subTypeName: "Holofoil", lowPrice: 10, marketPrice: 15 })],
+    "ebay/a.ndjson": [
+      j({ product: `card:${CARD}`, date: day(-2), grade: null, median_usd: 20, sold_count: 4 }),
+      j({ product: `card:${CARD}`, date: day(-2), grade: "PSA 10", median_usd: 400, sold_count: 2 }),
+      j({ product: `card:${CARD}`, date: day(-2), grade: "PSA 10", median_usd: -4, sold_count: 2 }),
+    ],
+  });
+  first = await refreshPrices(dir, quiet());
+  await refreshIndex(quiet());
+});
+
+describe("refresh-prices", () => {
+  it("applies good lines, counts and reports bad ones, and skips files it has applied", async () => {
+    const cm = first.files.find((f) => f.source === "CARDMARKET")!;
+    expect(cm).toMatchObject({ lines: 5, applied: 2, rejected: 3 });
+    expect(cm.errors.join("\n")).toMatch(/line 3: not JSON[\s\S]*line 5: printing[\s\S]*line 4: unknown product card:no-such-card/);
+    expect(first.files.find((f) => f.source === "EBAY")).toMatchObject({ applied: 2, rejected: 1 });
+    const again = await refreshPrices(dir, quiet());
+    expect(again.files.every((f) => f.skipped)).toBe(true);
+    expect(again.observations).toBe(0);
+  });
+
+  it("re-applying a feed leaves the same rows (idempotent)", async () => {
+    const before = await query("select key, recent::text from price_series where product_id = $1 order by key", [CARD]);
+    await refreshPrices(dir, quiet(), { force: true });
+    expect(await query("select key, recent::text from price_series where product_id = $1 order by key", [CARD])).toEqual(before);
+  });
+});
+
+describe("GET /v1/cards/{id}/prices", () => {
+  it("paid plans: every row; the index is the median in EUR across sources per locale and printing", async () => {
+    const { res, body } = await getJson(`/v1/cards/${CARD}/prices`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("private, max-age=300");
+    expect(res.headers.get("x-credits-cost")).toBe("2");
+    // en HOLOFOIL: Cardmarket trend 10, TCGplayer market 15 USD = 12, eBay 20 USD = 16 → median 12.
+    expect(body.data.index).toMatchObject({ eur: 12, sample_n: 3 });
+    expect(body.data.index.by_locale).toEqual([
+      { locale: "de", printing: "HOLOFOIL", eur: 9, as_of: day(-2), sample_n: 1 },
+      { locale: "en", printing: "HOLOFOIL", eur: 12, as_of: day(-2), sample_n: 3 },
+    ]);
+    const graded = body.data.quotes.filter((q: any) => q.grading);
+    expect(graded).toEqual([expect.objectContaining({ source: "EBAY", variant: "MEDIAN_GRADED", amount: 400, grading: { company: "PSA", score: "10" } })]);
+    expect(body.meta).toMatchObject({ quotes: body.data.quotes.length, delayed_hours: 24, plan_notes: [] });
+  });
+
+  it("the trial: English ungraded rows, an index from them, and a note", async () => {
+    const trial = await makeAccount({ confirmed: true });
+    const { body } = await getJson(`/v1/cards/${CARD}/prices`, { "x-api-key": trial.key });
+    expect(body.data.quotes.length).toBeGreaterThan(0);
+    expect(body.data.quotes.every((q: any) => q.locale === "en" && q.grading === null)).toBe(true);
+    expect(body.data.index.by_locale.map((e: any) => e.locale)).toEqual(["en"]);
+    expect(body.meta.plan_notes[0]).toMatch(/withheld/);
+  });
+
+  it("filters never change the index; an unknown source is 400 with the valid list", async () => {
+    const all = (await getJson(`/v1/cards/${CARD}/prices`)).body;
+    const ebay = (await getJson(`/v1/cards/${CARD}/prices?source=EBAY&locale=en`)).body;
+    expect(ebay.data.index).toEqual(all.data.index);
+    expect(ebay.data.quotes.every((q: any) => q.source === "EBAY")).toBe(true);
+    const bad = await getJson(`/v1/cards/${CARD}/prices?source=FOO`);
+    expect(bad.res.status).toBe(400);
+    expect(bad.body.error.details.valid_values).toHaveLength(7);
+  });
+
+  it("a card without observations: index null, no quotes", async () => {
+    const { body } = await getJson("/v1/cards/base1-3/prices");
+    expect(body.data).toEqual({ card_id: "base1-3", index: null, quotes: [] });
+  });
+});
+
+describe("the other price routes", () => {
+  it("sources: seven, ordered, with count", async () => {
+    const { body } = await getJson("/v1/prices/sources", {});
+    expect(body.count).toBe(7);
+    expect(body.data.map((s: any) => s.source)).toEqual(["CARDMARKET", "COMMUNITY", "EBAY", "INDEX", "PRICECHARTING", "SNKRDUNK", "TCGPLAYER"]);
+  });
+
+  it("current: in the order asked, unknown ids in meta.missing, 4 credits per 25 ids", async () => {
+    const { res, body } = await getJson(`/v1/prices/current?ids=base1-3,${CARD},nope`);
+    expect(res.headers.get("x-credits-cost")).toBe("4");
+    expect(body.data.map((d: any) => d.card_id)).toEqual(["base1-3", CARD]);
+    expect(body.meta.missing).toEqual(["nope"]);
+  });
+
+  it("history and stats of the index", async () => {
+    const h = (await getJson(`/v1/cards/${CARD}/prices/history?window=7d&source=INDEX`)).body;
+    expect(h.data.series.length).toBeGreaterThan(0);
+    const s = (await getJson(`/v1/cards/${CARD}/prices/stats?window=7d`)).body;
+    expect(s.data).toMatchObject({ card_id: CARD, source: "INDEX", last: 12 });
+  });
+});
