@@ -22,6 +22,11 @@ async function realValues(): Promise<Record<string, Record<string, string>>> {
     "/v1/artists/{slug}": { slug: artist!.slug },
     "/v1/sealed/{id}": { id: sealed!.slug },
     "/v1/cards/batch": { ids: "base1-4,sv3pt5-6" },
+    "/v1/cards/{id}/prices": { id: "base1-4" },
+    "/v1/cards/{id}/prices/history": { id: "base1-4" },
+    "/v1/cards/{id}/prices/stats": { id: "base1-4" },
+    "/v1/sealed/{id}/prices": { id: sealed!.slug },
+    "/v1/prices/current": { ids: "base1-4,sv3pt5-6" },
   };
 }
 
@@ -140,6 +145,10 @@ describe("bad input on every GET route of the OpenAPI document", () => {
       "/v1/sets/{code}/cards": ["/v1/sets/zz-404/cards", "SET_NOT_FOUND"],
       "/v1/artists/{slug}": ["/v1/artists/zz-404", "ARTIST_NOT_FOUND"],
       "/v1/sealed/{id}": ["/v1/sealed/zz-404", "SEALED_NOT_FOUND"],
+      "/v1/cards/{id}/prices": ["/v1/cards/zz-404/prices", "CARD_NOT_FOUND"],
+      "/v1/cards/{id}/prices/history": ["/v1/cards/zz-404/prices/history", "CARD_NOT_FOUND"],
+      "/v1/cards/{id}/prices/stats": ["/v1/cards/zz-404/prices/stats", "CARD_NOT_FOUND"],
+      "/v1/sealed/{id}/prices": ["/v1/sealed/zz-404/prices", "SEALED_NOT_FOUND"],
     };
     for (const op of ops.filter((o) => o.path.includes("{"))) {
       const [url, code] = notFound[op.path] ?? [];

@@ -34,6 +34,12 @@ const SAMPLES = (): Record<string, Sample[]> => ({
   "POST /accounts/confirmation": [{ url: "/v1/accounts/confirmation", method: "POST", key: "own" }],
   "GET /me": [{ url: "/v1/me", key: "own" }],
   "GET /me/usage": [{ url: "/v1/me/usage?days=7", key: "own" }],
+  "GET /prices/sources": [{ url: "/v1/prices/sources" }],
+  "GET /prices/current": [{ url: "/v1/prices/current?ids=base1-2,base1-3,nope" }],
+  "GET /cards/{id}/prices": [{ url: "/v1/cards/base1-2/prices" }, { url: "/v1/cards/base1-3/prices?source=EBAY" }],
+  "GET /cards/{id}/prices/history": [{ url: "/v1/cards/base1-2/prices/history?window=1y&interval=month" }],
+  "GET /cards/{id}/prices/stats": [{ url: "/v1/cards/base1-2/prices/stats?window=90d" }],
+  "GET /sealed/{id}/prices": [{ url: "/v1/sealed/SV9-623628/prices" }],
   "GET /keys": [{ url: "/v1/keys", key: "own" }],
   "POST /keys": [{ url: "/v1/keys", method: "POST", body: { name: "drift" }, key: "own" }],
   "DELETE /keys/{id}": [], // needs a key id of the account: tests/integration/keys.test.ts
