@@ -26,6 +26,9 @@ async function openPostgres(url: string): Promise<Handle> {
     // Timestamps leave the database as RFC 3339 in UTC whatever the server's zone.
     options: "-c TimeZone=UTC",
   });
+  // An idle connection the server ends (a restart, a dropped database) is an event, not a
+  // crash: the pool replaces it, and the next query reports any real problem.
+  pool.on("error", (err) => console.error("[db] idle connection lost:", err.message));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return { db, kind: "postgres", pool, close: () => pool.end() };
 }

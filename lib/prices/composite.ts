@@ -112,7 +112,7 @@ export function headline(entries: IndexEntry[], primaryLocale: string): Composit
   const pool = entries.some((e) => e.locale === primaryLocale) ? entries.filter((e) => e.locale === primaryLocale) : entries;
   const best = [...pool].sort((a, b) => b.sample_n - a.sample_n || PRINTING_RANK.indexOf(a.printing ?? "") - PRINTING_RANK.indexOf(b.printing ?? ""))[0]!;
   const as_of = entries.reduce((m, e) => (e.as_of > m ? e.as_of : m), entries[0]!.as_of);
-  return { eur: best.eur, as_of, sample_n: best.sample_n, by_locale: entries };
+  return { eur: best.eur, as_of, sample_n: best.sample_n, by_locale: [...entries].sort(entryOrder) };
 }
 
 export const primaryLocaleOf = (printRegion: string | null | undefined): string =>
