@@ -188,7 +188,7 @@ async function readJson(req: Request): Promise<unknown> {
 // ── 6. handler ───────────────────────────────────────────────────────────────
 
 function runHandler(spec: RouteSpec<any, any, any>, req: Request, ctx: Ctx<any, any, any>, input: Input): Promise<Rendered> {
-  if (spec.cache && cacheEnabled()) return cached(spec.cache, cacheKey(spec, req, input.params), () => render(spec, ctx));
+  if (spec.cache && cacheEnabled()) return cached(spec.cache, cacheKey(spec, req, input.params, ctx.principal), () => render(spec, ctx));
   return render(spec, ctx);
 }
 
@@ -199,10 +199,14 @@ async function render(spec: RouteSpec<any, any, any>, ctx: Ctx<any, any, any>): 
   return { text, status, etag: spec.etag && status === 200 ? etagOf(text) : "", headers: result.headers, cardIds: result.cardIds };
 }
 
-/** Everything an answer depends on: route, path, query in any order, and the origin of links. */
-function cacheKey(spec: RouteSpec<any, any, any>, req: Request, params: Record<string, unknown>): string {
+/**
+ * Everything an answer depends on: route, path, query in any order, the origin of links, and
+ * the plan's view of prices (the trial sees fewer rows than paid plans).
+ */
+function cacheKey(spec: RouteSpec<any, any, any>, req: Request, params: Record<string, unknown>, principal: Principal): string {
   const query = [...new URL(req.url).searchParams].sort((a, b) => (a[0] === b[0] ? a[1].localeCompare(b[1]) : a[0].localeCompare(b[0])));
-  return `${spec.operationId}\n${publicOrigin(req)}\n${JSON.stringify(params)}\n${JSON.stringify(query)}`;
+  const view = principal.kind === "account" ? (principal.account.plan === "trial" ? "trial" : "paid") : principal.kind;
+  return `${spec.operationId}\n${publicOrigin(req)}\n${view}\n${JSON.stringify(params)}\n${JSON.stringify(query)}`;
 }
 
 // ── 8 and 10. ETag / 304 and headers ─────────────────────────────────────────

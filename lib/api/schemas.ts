@@ -25,6 +25,7 @@ export function listOf<T extends z.ZodType>(item: T, opts: { totalCount: boolean
       ...(opts.totalCount ? { total_count: z.number().int() } : {}),
       has_more: z.boolean(),
       withheld: z.array(z.string()).optional(),
+      plan_notes: z.array(z.string()).optional().meta({ description: "With include=prices: what the plan withheld." }),
       ...opts.extraMeta,
     }),
     links: Links,

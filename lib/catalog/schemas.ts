@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IndexObject, QuoteObject } from "@/lib/prices/schemas";
 import {
   cursorParam, includeParam, langParam, limitParam, orderByAlias, orderByParam, qParam, selectParam,
 } from "@/lib/api/params";
@@ -108,6 +109,8 @@ export const CardObject = z.object({
   translations: z.record(z.string(), z.object({ name: z.string() })).optional().meta({ description: "include=translations" }),
   images: z.array(z.object({ face: z.string(), size: z.string(), url: z.string().nullable(), origin: z.string() })).optional()
     .meta({ description: "include=images" }),
+  prices: z.object({ index: IndexObject, quotes: z.array(QuoteObject) }).optional()
+    .meta({ description: "include=prices: the rows and index of GET /v1/cards/{id}/prices for the caller's plan." }),
 }).partial().required({ id: true }).meta({ id: "Card", description: "Fields absent from the answer were not selected or not included." });
 
 export const SeriesObject = z.object({

@@ -2,6 +2,7 @@ import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
 import { selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
 import { parseIds } from "@/lib/catalog/cards/get";
+import { pricesOf } from "./embed";
 import { monthsOf, sealedSlug, seriesOfProducts, type SeriesRead } from "./queries/read";
 import { planAllows, planNotes, productPrices, type QuoteFilters } from "./quotes";
 import { SOURCES } from "./sources";
@@ -39,21 +40,6 @@ export async function getCardPrices(id: string, filters: QuoteFilters, account: 
   return { body, cardIds: [row.id] };
 }
 
-/** The quotes and index of cards already fetched, for include=prices and include=index. */
-export async function pricesOfCards(rows: { id: string; region: string | null }[], account: Account) {
-  const series = await seriesOfProducts("card", rows.map((r) => r.id));
-  const by = new Map<string, SeriesRead[]>();
-  for (const s of series) by.set(s.product_id, [...(by.get(s.product_id) ?? []), s]);
-  let withheld = 0;
-  const out = new Map<string, ReturnType<typeof productPrices>>();
-  for (const r of rows) {
-    const p = productPrices(by.get(r.id) ?? [], account, {}, r.region);
-    withheld += p.withheld;
-    out.set(r.id, p);
-  }
-  return { prices: out, notes: planNotes(account, withheld) };
-}
-
 /** GET /v1/sealed/{id}/prices */
 export async function getSealedPrices(id: string, filters: QuoteFilters, account: Account) {
   const slug = await sealedSlug(id);
@@ -73,7 +59,7 @@ export async function getCurrentPrices(rawIds: string, account: Account) {
   }
   const wanted = ids.map((i) => byId.get(i.toLowerCase()));
   const present = [...new Map(wanted.filter((r): r is CardDbRow => !!r).map((r) => [r.id, r])).values()];
-  const { prices, notes } = await pricesOfCards(present.map((r) => ({ id: r.id, region: r.s_print_region })), account);
+  const { prices, notes } = await pricesOf("card", present.map((r) => ({ id: r.id, region: r.s_print_region })), account);
   const data = present.map((r) => {
     const p = prices.get(r.id)!;
     return { card_id: r.id, index: p.index, quotes: p.quotes };

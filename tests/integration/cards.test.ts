@@ -200,10 +200,14 @@ describe("GET /v1/cards", () => {
     expect(body.data[0]).toHaveProperty("images");
   });
 
-  it("include=prices is accepted and reported as withheld", async () => {
-    const { res, body } = await getJson("/v1/cards?include=prices&limit=2&select=name");
+  it("include=prices gives every card its prices object (empty without observations), nothing withheld", async () => {
+    const { res, body } = await getJson("/v1/cards?include=prices&limit=2&select=name,prices");
     expect(res.status).toBe(200);
-    expect(body.meta.withheld).toContain("prices");
+    expect(body.meta.withheld).toBeUndefined();
+    for (const c of body.data) {
+      expect(c.prices).toHaveProperty("index");
+      expect(Array.isArray(c.prices.quotes)).toBe(true);
+    }
   });
 
   it("lang=fr gives French names and keeps the English name where no French one exists", async () => {

@@ -135,3 +135,28 @@ describe("the other price routes", () => {
     expect(s.data).toMatchObject({ card_id: CARD, source: "INDEX", last: 12 });
   });
 });
+
+describe("include=prices on card answers", () => {
+  it("the same rows and index as the prices route, on one card, lists, set cards and batches", async () => {
+    const own = (await getJson(`/v1/cards/${CARD}/prices`)).body.data;
+    const one = await getJson(`/v1/cards/${CARD}?include=prices`);
+    expect(one.res.headers.get("x-credits-cost")).toBe("2");
+    expect(one.body.data.prices).toEqual({ index: own.index, quotes: own.quotes });
+    const set = (await getJson("/v1/sets/base1/cards?q=number:2&include=prices&select=prices")).body;
+    expect(set.data[0].prices).toEqual({ index: own.index, quotes: own.quotes });
+    const batch = await getJson(`/v1/cards/batch?ids=${CARD},base1-3&include=prices`);
+    expect(batch.res.headers.get("x-credits-cost")).toBe("4");
+    expect(batch.body.data.map((c: any) => c.prices.quotes.length > 0)).toEqual([true, false]);
+  });
+
+  it("the trial's view: English ungraded rows, the note in X-Plan-Withheld, answers not shared with paid plans", async () => {
+    const trial = await makeAccount({ confirmed: true });
+    const paid = (await getJson(`/v1/cards/${CARD}?include=prices`)).body.data.prices;
+    const t = await getJson(`/v1/cards/${CARD}?include=prices`, { "x-api-key": trial.key });
+    expect(t.res.headers.get("x-plan-withheld")).toMatch(/withheld/);
+    expect(t.body.data.prices.quotes.length).toBeLessThan(paid.quotes.length);
+    expect(t.body.data.prices.quotes.every((q: any) => q.locale === "en" && !q.grading)).toBe(true);
+    const list = (await getJson("/v1/sets/base1/cards?q=number:2&include=prices", { "x-api-key": trial.key })).body;
+    expect(list.meta.plan_notes[0]).toMatch(/Trial/);
+  });
+});

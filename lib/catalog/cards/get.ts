@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
+import type { Account } from "@/lib/accounts/types";
 import type { Lang } from "@/lib/api/params";
 import { selectAlternatives, selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
 import { cardView, withImages } from "./list";
@@ -18,18 +19,20 @@ function index(found: CardDbRow[]): Map<string, CardDbRow> {
 }
 
 /** GET /v1/cards/{id}: primary or alternate id, any case. */
-export async function getCard(id: string, input: ViewInput) {
-  const view = cardView(input);
+export async function getCard(id: string, input: ViewInput, account?: Account) {
+  const view = cardView(input, account);
   const row = index(await selectCardById(id)).get(id.toLowerCase());
   if (!row) throw new ApiError("CARD_NOT_FOUND", `No card with id or alternate id '${id}'.`, { id });
   if (row.deleted_at) {
     throw new ApiError("CARD_NOT_FOUND", `Card '${row.id}' was removed from the catalogue.`, { id, removed_at: row.deleted_at });
   }
-  const full = await withImages(view, [row.id]);
+  const full = await withImages(view, [row]);
   const withheld = withheldGroups(view);
   const body: { data: Record<string, unknown>; meta?: { withheld: string[] } } = { data: presentCard(row, full) };
   if (withheld.length) body.meta = { withheld };
-  return { body, cardIds: [row.id] };
+  // SPEC.md prices rule 5: the plan's note travels in a header here.
+  const headers = full.notes?.length ? { "x-plan-withheld": full.notes.join(" ") } : undefined;
+  return { body, cardIds: [row.id], headers };
 }
 
 export function parseIds(raw: string, max: number): string[] {
@@ -47,9 +50,9 @@ export function parseIds(raw: string, max: number): string[] {
  * GET /v1/cards/batch: the cards in the order asked, each once; ids that resolve to nothing
  * are reported in meta.missing with what they may have meant.
  */
-export async function getCardsBatch(input: ViewInput & { ids: string }) {
+export async function getCardsBatch(input: ViewInput & { ids: string }, account?: Account) {
   const ids = parseIds(input.ids, MAX_BATCH_IDS);
-  const view = cardView(input);
+  const view = cardView(input, account);
   const byId = index(await selectCardsByIds(ids));
   const seen = new Set<string>();
   const rows: CardDbRow[] = [];
@@ -66,9 +69,10 @@ export async function getCardsBatch(input: ViewInput & { ids: string }) {
   }
   const alternatives = await selectAlternatives(missing.map((m) => m.id));
   for (const m of missing) m.alternatives = alternatives.get(m.id) ?? [];
-  const full = await withImages(view, rows.map((r) => r.id));
+  const full = await withImages(view, rows);
   const withheld = withheldGroups(view);
   const meta: Record<string, unknown> = { requested: ids.length, count: rows.length, missing };
+  if (full.notes?.length) meta.plan_notes = full.notes;
   if (withheld.length) meta.withheld = withheld;
   return { body: { data: rows.map((r) => presentCard(r, full)), meta }, cardIds: rows.map((r) => r.id) };
 }

@@ -6,7 +6,9 @@ import type { Lang } from "@/lib/api/params";
 import { parseInclude, parseSelect } from "@/lib/api/select";
 import { compileCardWhere, namePatterns, numberTerms, parseCardQuery, type Node } from "@/lib/query";
 import { broadPatterns } from "@/lib/catalog/queries/terms";
-import { selectCardImages, selectCardPage, type CardImageRow } from "@/lib/catalog/queries/cards";
+import { selectCardImages, selectCardPage, type CardDbRow, type CardImageRow } from "@/lib/catalog/queries/cards";
+import type { Account } from "@/lib/accounts/types";
+import { pricesOf } from "@/lib/prices/embed";
 import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
 import { CARD_SORT, SET_CARD_SORT } from "./sort";
 import { findSet } from "@/lib/catalog/sets";
@@ -16,27 +18,36 @@ export type CardListInput = {
   select?: string; include?: string; lang?: Lang;
 };
 
-export function cardView(input: { select?: string; include?: string; lang?: Lang }): CardView {
+export function cardView(input: { select?: string; include?: string; lang?: Lang }, account?: Account): CardView {
   return {
     include: parseInclude(input.include, CARD_INCLUDES),
     select: parseSelect(input.select, CARD_FIELDS),
     lang: input.lang,
+    account,
   };
 }
 
-export async function withImages(view: CardView, ids: string[]): Promise<CardView> {
-  if (!view.include.has("images")) return view;
-  const images = new Map<string, CardImageRow[]>();
-  for (const img of await selectCardImages(ids)) {
-    const list = images.get(img.owner_id);
-    if (list) list.push(img);
-    else images.set(img.owner_id, [img]);
+/** What the answer's includes need beyond the card rows: images, and prices for the caller's plan. */
+export async function withImages(view: CardView, rows: CardDbRow[]): Promise<CardView & { notes?: string[] }> {
+  let out: CardView & { notes?: string[] } = view;
+  if (view.include.has("images")) {
+    const images = new Map<string, CardImageRow[]>();
+    for (const img of await selectCardImages(rows.map((r) => r.id))) {
+      const list = images.get(img.owner_id);
+      if (list) list.push(img);
+      else images.set(img.owner_id, [img]);
+    }
+    out = { ...out, images };
   }
-  return { ...view, images };
+  if (view.include.has("prices") && view.account) {
+    const { prices, notes } = await pricesOf("card", rows.map((r) => ({ id: r.id, region: r.s_print_region })), view.account);
+    out = { ...out, prices, notes };
+  }
+  return out;
 }
 
-async function page(spec: SortSpec, input: CardListInput, link: Link, filters: SQL[]) {
-  const view = cardView(input);
+async function page(spec: SortSpec, input: CardListInput, link: Link, filters: SQL[], account?: Account) {
+  const view = cardView(input, account);
   const ast = parseCardQuery(input.q);
   const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)) });
   if (input.region) filters.push(sql`c.print_region = ${input.region}`);
@@ -47,21 +58,22 @@ async function page(spec: SortSpec, input: CardListInput, link: Link, filters: S
   });
   const withheld = withheldGroups(view);
   if (withheld.length) meta.withheld = withheld;
-  const full = await withImages(view, rows.map((r) => r.id));
+  const full = await withImages(view, rows);
+  if (full.notes?.length) meta.plan_notes = full.notes;
   return { ast, rows, body: { data: rows.map((r) => presentCard(r, full)), meta, links } };
 }
 
 /** GET /v1/cards */
-export async function listCards(input: CardListInput, link: Link) {
-  const { rows, body } = await page(CARD_SORT, input, link, []);
+export async function listCards(input: CardListInput, link: Link, account?: Account) {
+  const { rows, body } = await page(CARD_SORT, input, link, [], account);
   return { body, cardIds: rows.map((r) => r.id) };
 }
 
 /** GET /v1/sets/{code}/cards: 404 for an unknown set, never an empty page. */
-export async function listSetCards(code: string, input: CardListInput, link: Link) {
+export async function listSetCards(code: string, input: CardListInput, link: Link, account?: Account) {
   const set = await findSet(code);
   if (!set) throw new ApiError("SET_NOT_FOUND", `No set with code, slug or alternate id '${code}'.`, { code });
-  const { ast, rows, body } = await page(SET_CARD_SORT, input, link, [sql`c.set_id = ${set.id}`]);
+  const { ast, rows, body } = await page(SET_CARD_SORT, input, link, [sql`c.set_id = ${set.id}`], account);
   const hint = !rows.length && !input.cursor ? dexHint(ast, set) : null;
   if (hint) body.meta.hint = { ...hint, href: link({ q: hint.q, cursor: undefined }) };
   return { body, cardIds: rows.map((r) => r.id) };

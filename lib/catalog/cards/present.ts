@@ -2,6 +2,7 @@ import type { Lang } from "@/lib/api/params";
 import { project } from "@/lib/api/select";
 import { localName, presentSet } from "@/lib/catalog/present";
 import type { CardDbRow, CardImageRow } from "@/lib/catalog/queries/cards";
+import type { Account } from "@/lib/accounts/types";
 
 export const CARD_INCLUDES = ["index", "prices", "translations", "images", "set", "artist"] as const;
 export type CardInclude = (typeof CARD_INCLUDES)[number];
@@ -21,9 +22,14 @@ export const FIELD_INCLUDE: Partial<Record<string, CardInclude>> = {
 };
 
 /** Include groups whose data this deployment cannot serve yet; they are reported in meta.withheld. */
-export const UNAVAILABLE_INCLUDES: ReadonlySet<CardInclude> = new Set(["prices"]);
+export const UNAVAILABLE_INCLUDES: ReadonlySet<CardInclude> = new Set([]);
 
-export type CardView = { lang?: Lang; include: Set<CardInclude>; select?: Set<string>; images?: Map<string, CardImageRow[]> };
+export type CardView = {
+  lang?: Lang; include: Set<CardInclude>; select?: Set<string>; images?: Map<string, CardImageRow[]>;
+  /** include=prices: the same rows as GET /v1/cards/{id}/prices, for the caller's plan. */
+  prices?: Map<string, { index: unknown; quotes: unknown[] }>;
+  account?: Account;
+};
 
 export function setOfCard(r: CardDbRow) {
   return presentSet({
@@ -102,6 +108,10 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
     card.images = (view.images?.get(r.id) ?? []).map((i) => ({
       face: i.face, size: i.size, url: i.source_url, origin: i.origin,
     }));
+  }
+  if (inc.has("prices")) {
+    const p = view.prices?.get(r.id);
+    card.prices = { index: p?.index ?? null, quotes: p?.quotes ?? [] };
   }
   return project(card, view.select);
 }

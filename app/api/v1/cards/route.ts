@@ -1,3 +1,4 @@
+import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
 import { listOf } from "@/lib/api/schemas";
@@ -22,6 +23,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.catalog,
     etag: true,
     cache: catalogCache,
-    handler: ({ query, link }) => listCards(query, link),
+    handler: ({ query, link, principal }) => listCards(query, link, accountOf(principal)),
   }),
 });

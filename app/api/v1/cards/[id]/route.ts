@@ -1,3 +1,4 @@
+import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
 import { z } from "zod";
@@ -27,6 +28,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.catalog,
     etag: true,
     cache: catalogCache,
-    handler: ({ params, query }) => getCard(params.id, query),
+    handler: ({ params, query, principal }) => getCard(params.id, query, accountOf(principal)),
   }),
 });

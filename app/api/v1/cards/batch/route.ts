@@ -1,3 +1,4 @@
+import { accountOf } from "@/lib/api/auth";
 import { z } from "zod";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
@@ -24,6 +25,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
         requested: z.number().int(), count: z.number().int(),
         missing: z.array(z.object({ id: z.string(), alternatives: z.array(Alternative) })),
         withheld: z.array(z.string()).optional(),
+        plan_notes: z.array(z.string()).optional().meta({ description: "With include=prices: what the plan withheld." }),
       }),
     }),
     errors: ["LIMIT_EXCEEDED", "INVALID_PARAMETER", "INVALID_SELECT_FIELD", "INVALID_INCLUDE"],
@@ -31,6 +33,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.catalog,
     etag: true,
     cache: catalogCache,
-    handler: ({ query }) => getCardsBatch(query),
+    handler: ({ query, principal }) => getCardsBatch(query, accountOf(principal)),
   }),
 });

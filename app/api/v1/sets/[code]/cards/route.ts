@@ -1,3 +1,4 @@
+import { accountOf } from "@/lib/api/auth";
 import { z } from "zod";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
@@ -26,6 +27,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.catalog,
     etag: true,
     cache: catalogCache,
-    handler: ({ params, query, link }) => listSetCards(params.code, query, link),
+    handler: ({ params, query, link, principal }) => listSetCards(params.code, query, link, accountOf(principal)),
   }),
 });

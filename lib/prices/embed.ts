@@ -1,0 +1,22 @@
+import type { Account } from "@/lib/accounts/types";
+import { seriesOfProducts, type SeriesRead } from "./queries/read";
+import { planNotes, productPrices, type ProductPrices } from "./quotes";
+
+/** Quotes and index of many products at once (include=prices), as the plan may see them. */
+export async function pricesOf(kind: "card" | "sealed", items: { id: string; region: string | null }[], account: Account) {
+  const series = await seriesOfProducts(kind, items.map((r) => r.id));
+  const by = new Map<string, SeriesRead[]>();
+  for (const s of series) {
+    const list = by.get(s.product_id);
+    if (list) list.push(s);
+    else by.set(s.product_id, [s]);
+  }
+  let withheld = 0;
+  const prices = new Map<string, ProductPrices>();
+  for (const r of items) {
+    const p = productPrices(by.get(r.id) ?? [], account, {}, r.region);
+    withheld += p.withheld;
+    prices.set(r.id, p);
+  }
+  return { prices, notes: planNotes(account, withheld) };
+}
