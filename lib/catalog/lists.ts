@@ -5,6 +5,8 @@ import { col, type SortSpec } from "@/lib/api/paging";
 import type { Lang } from "@/lib/api/params";
 import { parseInclude } from "@/lib/api/select";
 import { presentArtist, presentSealed, presentSeries } from "./present";
+import type { Account } from "@/lib/accounts/types";
+import { pricesOf } from "@/lib/prices/embed";
 import {
   artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
   selectSeriesPage,
@@ -67,7 +69,7 @@ export const SEALED_SORT: SortSpec = {
   },
 };
 
-export const SEALED_INCLUDES = ["index"] as const;
+export const SEALED_INCLUDES = ["index", "prices"] as const;
 export const PRODUCT_TYPES = [
   "booster-box", "booster-pack", "elite-trainer-box", "bundle", "tin", "blister", "collection-box", "build-battle-box",
   "theme-deck", "battle-deck", "trainer-kit", "starter-set", "prerelease-kit", "case", "other",
@@ -75,7 +77,18 @@ export const PRODUCT_TYPES = [
 
 export type SealedListInput = PageInput & { q?: string; set?: string; product_type?: string; include?: string; lang?: Lang };
 
-export async function listSealed(input: SealedListInput, link: Link) {
+/** include=prices: the sealed prices route's rows for the caller's plan, per product. */
+async function withSealedPrices(include: Set<string>, data: Record<string, unknown>[], account?: Account) {
+  if (!include.has("prices") || !account) return undefined;
+  const { prices, notes } = await pricesOf("sealed", data.map((d) => ({ id: String(d.slug), region: null })), account);
+  for (const d of data) {
+    const p = prices.get(String(d.slug));
+    d.prices = { index: p?.index ?? null, quotes: p?.quotes ?? [] };
+  }
+  return notes;
+}
+
+export async function listSealed(input: SealedListInput, link: Link, account?: Account) {
   const include = parseInclude(input.include, SEALED_INCLUDES);
   let setId: string | undefined;
   if (input.set) {
@@ -89,12 +102,17 @@ export async function listSealed(input: SealedListInput, link: Link) {
     fetch: (order, after, limit) => selectSealedPage(where, order, after, limit),
   });
   const index = include.has("index");
-  return { body: { data: rows.map((r) => presentSealed(r, { lang: input.lang, index })), meta, links } };
+  const data = rows.map((r) => presentSealed(r, { lang: input.lang, index }) as Record<string, unknown>);
+  const notes = await withSealedPrices(include, data, account);
+  if (notes?.length) meta.plan_notes = notes;
+  return { body: { data, meta, links } };
 }
 
-export async function getSealed(id: string, input: { lang?: Lang; include?: string }) {
+export async function getSealed(id: string, input: { lang?: Lang; include?: string }, account?: Account) {
   const include = parseInclude(input.include, SEALED_INCLUDES);
   const row = await selectSealed(id);
   if (!row) throw new ApiError("SEALED_NOT_FOUND", `No sealed product with sku or slug '${id}'.`, { id });
-  return { body: { data: presentSealed(row, { lang: input.lang, index: include.has("index") }) } };
+  const data = presentSealed(row, { lang: input.lang, index: include.has("index") }) as Record<string, unknown>;
+  const notes = await withSealedPrices(include, [data], account);
+  return { body: { data }, headers: notes?.length ? { "x-plan-withheld": notes.join(" ") } : undefined };
 }

@@ -125,4 +125,5 @@ export const SealedObject = z.object({
   exclusive: z.boolean(), exclusive_retailer: z.string().nullable(), variants: z.array(z.string()), is_code_card: z.boolean(),
   tcgplayer_product_id: z.number().nullable(), images: z.array(z.unknown()), updated_at: ts, created_at: ts,
   index_eur: z.number().nullable().optional(), last_price_at: ts.nullable().optional(),
+  prices: z.object({ index: IndexObject, quotes: z.array(QuoteObject) }).optional().meta({ description: "include=prices" }),
 }).meta({ id: "SealedProduct" });

@@ -63,10 +63,13 @@ export const COSTS = {
   artistGet: fixed(1),
   seriesList: fixed(1, "1 per page, whatever the limit"),
   sealedList: {
-    credits: ({ query }) => per(limitOf(query), 50),
-    text: "1 per 50 requested (limit), rounded up; include=index adds nothing",
+    credits: ({ query }) => (includes(query, "prices") ? 4 * per(limitOf(query), 25) : per(limitOf(query), 50)),
+    text: "1 per 50 requested (limit), rounded up; include=index adds nothing; include=prices 4 per 25 requested, as for cards",
   },
-  sealedGet: fixed(1),
+  sealedGet: {
+    credits: ({ query }) => (includes(query, "prices") ? 2 : 1),
+    text: "1; 2 with include=prices (same as the sealed prices route)",
+  },
   cardPrices: fixed(2),
   sealedPrices: fixed(2),
   pricesCurrent: { credits: ({ query }) => 4 * per(idCount(query), 25), text: "4 per 25 ids, rounded up (50 ids: 8)" },

@@ -14,6 +14,7 @@ import { query } from "../helpers/db";
 
 const quiet = () => progress("test", { quiet: true });
 const CARD = "base1-2";
+const SEALED = "journey-together-journey-together-enhanced-booster-box-623628";
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 function feeds(files: Record<string, string[]>): string {
@@ -33,7 +34,8 @@ let dir: string;
 beforeAll(async () => {
   await query("delete from price_series where product_id = $1", [CARD]);
   // The same hand-made files as an earlier run: forget that they were applied.
-  await query("delete from price_feeds where name like '%/a.ndjson'");
+  await query("delete from price_feeds where name like '%/a.ndjson' or name like '%/b.ndjson'");
+  await query("delete from price_series where product_id = $1", [SEALED]);
   await storeRates([day(-3), day(-2), day(-1), day(0)].map((d) => ({ day: d, currency: "USD", per_eur: 1.25 })));
   dir = feeds({
     "cardmarket/a.ndjson": [
@@ -43,6 +45,7 @@ beforeAll(async () => {
       j({ product: "card:no-such-card", date: day(-2), language: "en", printing: "HOLOFOIL", trend: 1 }),
       j({ product: `card:${CARD}`, date: day(-2), language: "en", printing: "SHINY", trend: 1 }),
     ],
+    "cardmarket/b.ndjson": [j({ product: "sealed:SV9-623628", date: day(-2), language: "en", printing: "NORMAL", trend: 150, low: 120 })],
     "tcgplayer/a.ndjson": [j({ product: `card:${CARD}`, date: day(-2), subTypeName: "Holofoil", lowPrice: 10, marketPrice: 15 })],
     "ebay/a.ndjson": [
       j({ product: `card:${CARD}`, date: day(-2), grade: null, median_usd: 20, sold_count: 4 }),
@@ -158,5 +161,19 @@ describe("include=prices on card answers", () => {
     expect(t.body.data.prices.quotes.every((q: any) => q.locale === "en" && !q.grading)).toBe(true);
     const list = (await getJson("/v1/sets/base1/cards?q=number:2&include=prices", { "x-api-key": trial.key })).body;
     expect(list.meta.plan_notes[0]).toMatch(/Trial/);
+  });
+});
+
+describe("sealed products", () => {
+  it("the sealed prices route, and include=prices on one product and on the list", async () => {
+    const own = await getJson("/v1/sealed/SV9-623628/prices");
+    expect(own.body.data).toMatchObject({ sealed_id: SEALED, index: { eur: 150, sample_n: 1 } });
+    expect(own.body.data.quotes.map((q: any) => q.variant)).toEqual(expect.arrayContaining(["LOW", "TREND"]));
+    const one = await getJson("/v1/sealed/SV9-623628?include=prices");
+    expect(one.res.headers.get("x-credits-cost")).toBe("2");
+    expect(one.body.data.prices).toEqual({ index: own.body.data.index, quotes: own.body.data.quotes });
+    const list = await getJson("/v1/sealed?q=journey&limit=25&include=prices");
+    expect(list.res.headers.get("x-credits-cost")).toBe("4");
+    expect(list.body.data.find((p: any) => p.slug === SEALED).prices.index.eur).toBe(150);
   });
 });

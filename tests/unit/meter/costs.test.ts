@@ -45,6 +45,8 @@ describe("sealed list (GET /v1/sealed)", () => {
     expect(cost(COSTS.sealedList, { limit: 12 })).toBe(1);
     expect(cost(COSTS.sealedList, { limit: 51 })).toBe(2);
     expect(cost(COSTS.sealedList, { limit: 250, include: "index" })).toBe(5);
+    expect(cost(COSTS.sealedList, { limit: 250, include: "prices" })).toBe(40);
+    expect(cost(COSTS.sealedGet, { include: "prices" })).toBe(2);
     expect(cost(COSTS.sealedList, {})).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { accountOf } from "@/lib/api/auth";
 import { z } from "zod";
 import { CACHE } from "@/lib/api/cache-control";
 import { cursorParam, includeParam, langParam, limitParam, orderByAlias, orderByParam } from "@/lib/api/params";
@@ -33,6 +34,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.catalog,
     etag: true,
     cache: catalogCache,
-    handler: ({ query, link }) => listSealed(query, link),
+    handler: ({ query, link, principal }) => listSealed(query, link, accountOf(principal)),
   }),
 });

@@ -1,3 +1,4 @@
+import { accountOf } from "@/lib/api/auth";
 import { z } from "zod";
 import { CACHE } from "@/lib/api/cache-control";
 import { includeParam, langParam } from "@/lib/api/params";
@@ -25,6 +26,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.catalog,
     etag: true,
     cache: catalogCache,
-    handler: ({ params, query }) => getSealed(params.id, query),
+    handler: ({ params, query, principal }) => getSealed(params.id, query, accountOf(principal)),
   }),
 });
