@@ -126,7 +126,6 @@ describe("fixed costs", () => {
     ["artistsList", COSTS.artistsList, 1],
     ["artistGet", COSTS.artistGet, 1],
     ["seriesList", COSTS.seriesList, 1],
-    ["sealedGet", COSTS.sealedGet, 1],
     ["cardPrices", COSTS.cardPrices, 2],
     ["sealedPrices", COSTS.sealedPrices, 2],
     ["priceHistory", COSTS.priceHistory, 5],
