@@ -5,5 +5,7 @@ export const CACHE = {
   daily: "public, max-age=86400",
   status: "public, max-age=60",
   privatePrices: "private, max-age=300",
+  // The change feed: always revalidated (a 304 is free), never served stale.
+  feed: "private, no-cache",
   none: "no-store",
 } as const;

@@ -1,4 +1,5 @@
 import { getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { lockChangeFeed } from "@/lib/changes/lock";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
 import { changes, images } from "@/lib/db/schema";
@@ -133,6 +134,7 @@ async function loadRows(tx: Tx, table: PgTable, key: PgColumn, keys: string[]) {
 }
 
 export async function appendChanges(tx: Tx, rows: ChangeRow[], now: string): Promise<void> {
+  if (rows.length) await tx.execute(lockChangeFeed);
   for (let i = 0; i < rows.length; i += 1000) {
     await tx.insert(changes).values(rows.slice(i, i + 1000).map((r) => ({ ...r, at: now })));
   }

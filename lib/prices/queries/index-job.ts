@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { rows, type Db } from "@/lib/db/client";
+import { getDb, rows, type Db } from "@/lib/db/client";
+import { lockChangeFeed } from "@/lib/changes/lock";
 import type { IndexInput } from "../composite";
 
 // Reads and writes of refresh-index.
@@ -58,12 +59,17 @@ export async function setProductIndex(items: { kind: string; id: string; eur: nu
   }
 }
 
-/** One PRICE change per product whose figures changed (sealed products as sealed:<slug>). */
-export async function recordPriceChanges(productIds: { kind: string; id: string }[], db?: Db): Promise<void> {
-  for (let i = 0; i < productIds.length; i += 5000) {
-    const part = productIds.slice(i, i + 5000);
-    await rows(sql`
-      insert into changes (kind, entity_id, op, fields)
-      select 'PRICE', id, 'updated', array['prices'] from unnest(${sql.param(part.map((p) => (p.kind === "sealed" ? `sealed:${p.id}` : p.id)))}::text[]) as t(id)`, db);
-  }
+/** One PRICE change per product whose figures changed; sealed products as sealed:<slug>. */
+export async function recordPriceChanges(productIds: { kind: string; id: string }[]): Promise<void> {
+  if (!productIds.length) return;
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.execute(lockChangeFeed);
+    for (let i = 0; i < productIds.length; i += 5000) {
+      const part = productIds.slice(i, i + 5000);
+      await tx.execute(sql`
+        insert into changes (kind, entity_id, op, fields)
+        select 'PRICE', id, 'updated', array['prices'] from unnest(${sql.param(part.map((p) => (p.kind === "sealed" ? `sealed:${p.id}` : p.id)))}::text[]) as t(id)`);
+    }
+  });
 }
