@@ -20,3 +20,8 @@ export async function pricesOf(kind: "card" | "sealed", items: { id: string; reg
   }
   return { prices, notes: planNotes(account, withheld) };
 }
+
+/** What include=prices holds back for a plan, as meta.withheld names it (SPEC.md set cards rule 2). */
+export function pricesWithheld(account: Account | undefined): string[] {
+  return account?.plan === "trial" ? ["prices.graded", "prices.non_english"] : [];
+}

@@ -6,12 +6,31 @@ import { compositeIndex, primaryLocaleOf, type CompositeIndex } from "./composit
 import { loadFx } from "./fx";
 import { currentFigures, indexHeadlines, recordPriceChanges, setProductIndex } from "./queries/index-job";
 import { applyObservations, type Resolved } from "./store";
+import { movesOf, monthsNeeded } from "./moves";
+import { unpack } from "./pack";
+import { headlineSeries, monthRows, replaceMoves } from "./queries/moves";
 
 // refresh-index: the composite INDEX of every card and sealed product from the newest figure
 // of each third-party series, written as INDEX series (one per locale and printing, plus the
 // headline with neither) so that history, stats and movers read it like any source.
 
-export type RefreshIndexResult = { products: number; indexed: number; changed: number; missing_rates: number; seconds: number };
+export type RefreshIndexResult = { products: number; indexed: number; changed: number; missing_rates: number; moves: number; seconds: number };
+
+/** Every headline index's move over each window, for the movers ranking. */
+export async function computeMoves(): Promise<number> {
+  const heads = await headlineSeries();
+  const months = new Set<number>();
+  for (const to of new Set(heads.map((h) => h.last_as_of))) for (const m of monthsNeeded(to)) months.add(m);
+  const points = new Map<number, [string, number][]>();
+  for (const r of await monthRows(heads.map((h) => h.id), [...months])) {
+    const list = points.get(r.series_id) ?? [];
+    list.push(...unpack(r.month, Buffer.from(r.hex, "hex")));
+    points.set(r.series_id, list);
+  }
+  const moves = heads.flatMap((h) => movesOf(points.get(h.id) ?? []).map((m) => ({ ...m, product_kind: h.product_kind, product_id: h.product_id })));
+  await replaceMoves(moves);
+  return moves.length;
+}
 
 const PROVENANCE = "Composite index";
 
@@ -57,7 +76,12 @@ export async function refreshIndex(p: Progress): Promise<RefreshIndexResult> {
     }
     await setProductIndex(headlines);
     await recordPriceChanges(headlines);
-    const result = { products, indexed: obs.filter((o) => o.locale === null).length, changed: headlines.length, missing_rates: missing, seconds: (Date.now() - started) / 1000 };
+    p.phase("moves");
+    const moves = await computeMoves();
+    const result = {
+      products, indexed: obs.filter((o) => o.locale === null).length, changed: headlines.length, missing_rates: missing, moves,
+      seconds: (Date.now() - started) / 1000,
+    };
     await recordSuccess(db, "refresh-index", result);
     if (headlines.length) await bumpCatalogVersion(db);
     return result;

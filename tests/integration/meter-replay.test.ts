@@ -14,7 +14,8 @@ import {
 
 useAdminToken();
 
-type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean };
+/** minPlan: the route's minimum plan (x-min-plan) where the trial gets no calls of its own. */
+type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean; minPlan?: string };
 
 /** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage, the key routes, billing checkout; the resend of the confirmation mail is 0 credits too. */
 const ZERO_COST = /^\/v1\/(me|me\/usage|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing\/checkout|accounts\/confirmation)$/;
@@ -30,7 +31,7 @@ for (const [template, methods] of Object.entries<Record<string, any>>(doc.paths)
     OPS.push({
       method: method.toUpperCase(), template,
       requiredQuery: (op.parameters ?? []).filter((p: any) => p.in === "query" && p.required).map((p: any) => p.name),
-      hasBody: !!op.requestBody, zeroCost: ZERO_COST.test(template),
+      hasBody: !!op.requestBody, zeroCost: ZERO_COST.test(template), minPlan: op["x-min-plan"],
     });
   }
 }
@@ -99,10 +100,11 @@ beforeAll(async () => {
   ]);
   await setTrialExpiry(expired.id, expiredAt);
   await setCreditsUsed(spentTrial.id, SPEC_FIGURES.trial.credits);
-  await setPlan(spentPaidFuture.id, "developer", futureReset);
-  await setCreditsUsed(spentPaidFuture.id, SPEC_FIGURES.developer.credits);
-  await setPlan(spentPaidPast.id, "developer", pastReset);
-  await setCreditsUsed(spentPaidPast.id, SPEC_FIGURES.developer.credits);
+  // Growth, so that the plan-gated routes (movers) reach the meter too.
+  await setPlan(spentPaidFuture.id, "growth", futureReset);
+  await setCreditsUsed(spentPaidFuture.id, SPEC_FIGURES.growth.credits);
+  await setPlan(spentPaidPast.id, "growth", pastReset);
+  await setCreditsUsed(spentPaidPast.id, SPEC_FIGURES.growth.credits);
 });
 
 it("replays every keyed route of the OpenAPI document and no operator route", () => {
@@ -140,12 +142,14 @@ describe.each(OPS)("$method $template", (op) => {
   });
 
   it("Authorization: Bearer <key> answers as X-Api-Key does, on the same account", async () => {
-    const acct = await makeAccount({ confirmed: true });
+    // A plan-gated route is called with its minimum plan; every other with a trial key.
+    const acct = op.minPlan ? await makeAccount({ plan: op.minPlan as "growth", confirmed: true }) : await makeAccount({ confirmed: true });
     const header = await withKey(op, acct);
     const bearer = await send(op, acct, { authorization: `Bearer ${acct.key}` });
     for (const a of [header, bearer]) {
       expectServed(a, op);
-      expectTrialMeterHeaders(a);
+      if (op.minPlan) expectPaidMeterHeaders(a, SPEC_FIGURES.growth);
+      else expectTrialMeterHeaders(a);
     }
     expect(bearer.status).toBe(header.status);
     expect(bearer.h("x-credits-cost")).toBe(header.h("x-credits-cost"));
@@ -173,7 +177,7 @@ describe.each(OPS)("$method $template", (op) => {
       for (const acct of [spentPaidFuture, spentPaidPast]) {
         const paid = await withKey(op, acct);
         expectServed(paid, op);
-        expectPaidMeterHeaders(paid, SPEC_FIGURES.developer);
+        expectPaidMeterHeaders(paid, SPEC_FIGURES.growth);
         expect(paid.h("x-quota-remaining")).toBe("0");
       }
     });
@@ -191,7 +195,17 @@ describe.each(OPS)("$method $template", (op) => {
       expectTrialExpiryHeader(a);
     });
 
-    it("spent trial: 429 QUOTA_EXCEEDED, renews false, neither Retry-After nor RateLimit-Reset", async () => {
+    if (op.minPlan) {
+      it("a trial on a plan-gated route: 403 PLAN_REQUIRED, nothing reserved", async () => {
+        const a = await withKey(op, spentTrial);
+        const d = expectRefusal(a, 403, "PLAN_REQUIRED");
+        expect(d.plan_required).toBe(op.minPlan);
+        expect(a.h("x-credits-cost")).toBe("0");
+        expect(typeof d.next_step?.action).toBe("string");
+      });
+    }
+
+    it.skipIf(!!op.minPlan)("spent trial: 429 QUOTA_EXCEEDED, renews false, neither Retry-After nor RateLimit-Reset", async () => {
       const a = await withKey(op, spentTrial);
       const d = expectRefusal(a, 429, "QUOTA_EXCEEDED");
       expect(d.renews).toBe(false);
@@ -215,7 +229,7 @@ describe.each(OPS)("$method $template", (op) => {
       expect(int(a, "retry-after")).toBeLessThanOrEqual(Math.ceil(secs));
       expect(a.h("ratelimit-reset")).toBe(a.h("retry-after"));
       expect(Date.parse(a.h("x-quota-reset")!)).toBe(Date.parse(futureReset));
-      expectPaidMeterHeaders(a, SPEC_FIGURES.developer);
+      expectPaidMeterHeaders(a, SPEC_FIGURES.growth);
       expect(a.h("x-quota-remaining")).toBe("0");
     });
 
@@ -225,11 +239,12 @@ describe.each(OPS)("$method $template", (op) => {
       expect(d.renews).toBe(true);
       expect(a.h("retry-after")).toBeNull();
       expect(a.h("ratelimit-reset")).toBeNull();
-      expectPaidMeterHeaders(a, SPEC_FIGURES.developer);
+      expectPaidMeterHeaders(a, SPEC_FIGURES.growth);
     });
   }
 
-  it("a burst on a trial: after the bucket's 10, 429 RATE_LIMITED with Retry-After, reserving no credits", async () => {
+  // A trial never reaches a plan-gated route's meter (PLAN_REQUIRED above): no burst to replay there.
+  it.skipIf(!!op.minPlan)("a burst on a trial: after the bucket's 10, 429 RATE_LIMITED with Retry-After, reserving no credits", async () => {
     const acct = await makeAccount({ confirmed: true });
     // Rate is per account: non-GET routes are reached after ten calls of another route.
     const burner: Op = op.method === "GET" ? op : { method: "GET", template: "/v1/me", requiredQuery: [], hasBody: false, zeroCost: true };
@@ -266,7 +281,7 @@ describe("the refusals left the accounts as they were", () => {
     const used = async (a: TestAccount) => (await as(a.key, "GET", "/v1/me")).body.data.quota.credits_used;
     expect(await used(expired)).toBe(0);
     expect(await used(spentTrial)).toBe(SPEC_FIGURES.trial.credits);
-    expect(await used(spentPaidFuture)).toBe(SPEC_FIGURES.developer.credits);
-    expect(await used(spentPaidPast)).toBe(SPEC_FIGURES.developer.credits);
+    expect(await used(spentPaidFuture)).toBe(SPEC_FIGURES.growth.credits);
+    expect(await used(spentPaidPast)).toBe(SPEC_FIGURES.growth.credits);
   });
 });

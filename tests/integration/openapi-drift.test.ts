@@ -40,6 +40,8 @@ const SAMPLES = (): Record<string, Sample[]> => ({
   "GET /cards/{id}/prices/history": [{ url: "/v1/cards/base1-2/prices/history?window=1y&interval=month" }],
   "GET /cards/{id}/prices/stats": [{ url: "/v1/cards/base1-2/prices/stats?window=90d" }],
   "GET /sealed/{id}/prices": [{ url: "/v1/sealed/SV9-623628/prices" }],
+  "GET /changes": [{ url: "/v1/changes?limit=3" }, { url: "/v1/changes?kind=PRICE&limit=2" }],
+  "GET /prices/movers": [{ url: "/v1/prices/movers?window=30d&limit=3" }, { url: "/v1/prices/movers?product=sealed&min_eur=0" }],
   "GET /keys": [{ url: "/v1/keys", key: "own" }],
   "POST /keys": [{ url: "/v1/keys", method: "POST", body: { name: "drift" }, key: "own" }],
   "DELETE /keys/{id}": [], // needs a key id of the account: tests/integration/keys.test.ts

@@ -34,7 +34,7 @@ let dir: string;
 beforeAll(async () => {
   await query("delete from price_series where product_id = $1", [CARD]);
   // The same hand-made files as an earlier run: forget that they were applied.
-  await query("delete from price_feeds where name like '%/a.ndjson' or name like '%/b.ndjson'");
+  await query("delete from price_feeds");
   await query("delete from price_series where product_id = $1", [SEALED]);
   await storeRates([day(-3), day(-2), day(-1), day(0)].map((d) => ({ day: d, currency: "USD", per_eur: 1.25 })));
   dir = feeds({
@@ -175,5 +175,38 @@ describe("sealed products", () => {
     const list = await getJson("/v1/sealed?q=journey&limit=25&include=prices");
     expect(list.res.headers.get("x-credits-cost")).toBe("4");
     expect(list.body.data.find((p: any) => p.slug === SEALED).prices.index.eur).toBe(150);
+  });
+});
+
+describe("GET /v1/prices/movers", () => {
+  it("ranks the index's moves over the window, with a price floor; Growth only", async () => {
+    // Two daily runs of the jobs, 31 days apart: the index gains its history as it would in production.
+    const rise = "base1-6";
+    const fall = "base1-7";
+    await query("delete from price_series where product_id = any($1)", [[rise, fall]]);
+    const line = (id: string, date: string, trend: number) => j({ product: `card:${id}`, date, language: "en", printing: "HOLOFOIL", trend });
+    const tag = Date.now();
+    await refreshPrices(feeds({ [`cardmarket/m${tag}a.ndjson`]: [line(rise, day(-33), 10), line(fall, day(-33), 10)] }), quiet());
+    await refreshIndex(quiet());
+    await refreshPrices(feeds({ [`cardmarket/m${tag}b.ndjson`]: [line(rise, day(-2), 15), line(fall, day(-2), 6)] }), quiet());
+    await refreshIndex(quiet());
+
+    const growth = await makeAccount({ plan: "growth", confirmed: true });
+    const { res, body } = await getJson("/v1/prices/movers?window=30d&set=base1&limit=100", { "x-api-key": growth.key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-credits-cost")).toBe("3");
+    expect(body.data.rose.find((m: any) => m.id === rise)).toMatchObject({ from: { eur: 10 }, to: { eur: 15 }, change_pct: 50, change_eur: 5 });
+    expect(body.data.fell.find((m: any) => m.id === fall)).toMatchObject({ change_pct: -40 });
+    // The 7-day window has no point near its start: no move.
+    const week = (await getJson("/v1/prices/movers?window=7d&set=base1", { "x-api-key": growth.key })).body;
+    expect(week.data.rose.find((m: any) => m.id === rise)).toBeUndefined();
+    // A floor above both prices leaves them out.
+    const floor = (await getJson("/v1/prices/movers?window=30d&set=base1&min_eur=100", { "x-api-key": growth.key })).body;
+    expect([...floor.data.rose, ...floor.data.fell].map((m: any) => m.id)).not.toContain(rise);
+
+    const trial = await makeAccount({ confirmed: true });
+    const refused = await getJson("/v1/prices/movers", { "x-api-key": trial.key });
+    expect(refused.res.status).toBe(403);
+    expect(refused.body.error.code).toBe("PLAN_REQUIRED");
   });
 });

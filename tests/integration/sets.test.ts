@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { makeAccount } from "../helpers/accounts";
 import { getJson, walk } from "../helpers/api";
 import { count, query, queryOne } from "../helpers/db";
 import { expectError } from "../helpers/expect";
@@ -149,10 +150,16 @@ describe("GET /v1/sets/{code}/cards", () => {
     });
   });
 
-  it("rule 2: include=prices is accepted and meta.withheld names what was held back", async () => {
-    const { res, body } = await getJson("/v1/sets/sv3pt5/cards?include=prices&limit=2");
-    expect(res.status).toBe(200);
-    expect(body.meta.withheld).toContain("prices");
+  it("rule 2: include=prices adds the prices; meta.withheld names what the plan held back", async () => {
+    const paid = await getJson("/v1/sets/sv3pt5/cards?include=prices&limit=2");
+    expect(paid.res.status).toBe(200);
+    expect(paid.res.headers.get("x-credits-cost")).toBe("4");
+    expect(paid.body.meta.withheld).toBeUndefined();
+    for (const c of paid.body.data) expect(c).toHaveProperty("prices");
+    const trial = await makeAccount({ confirmed: true });
+    const t = await getJson("/v1/sets/sv3pt5/cards?include=prices&limit=2", { "x-api-key": trial.key });
+    expect(t.body.meta.withheld).toEqual(["prices.graded", "prices.non_english"]);
+    expect(t.body.meta.plan_notes[0]).toMatch(/Trial/);
   });
 
   it("rule 3: number sorts on the numeric part first, so a suffixed number sits next to its number", async () => {

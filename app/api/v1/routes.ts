@@ -36,6 +36,7 @@ import * as cardHistory from "./cards/[id]/prices/history/route";
 import * as cardStats from "./cards/[id]/prices/stats/route";
 import * as sealedPrices from "./sealed/[id]/prices/route";
 import * as changes from "./changes/route";
+import * as movers from "./prices/movers/route";
 
 // Every mounted /v1 route module. The OpenAPI document reads its specs from here; a test
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
@@ -43,7 +44,7 @@ export const ROUTE_MODULES: Record<string, unknown>[] = [
   artist, artists, card, batch, cards, health, openapi, reference, sealedOne, sealed, series, set, setCards, sets, status,
   accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, keys, key, keyRotate,
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
-  priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes,
+  priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers,
 ];
 
 export function routeSpecs(): RouteSpec[] {

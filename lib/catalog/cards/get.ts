@@ -1,5 +1,6 @@
 import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
+import { pricesWithheld } from "@/lib/prices/embed";
 import type { Lang } from "@/lib/api/params";
 import { selectAlternatives, selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
 import { cardView, withImages } from "./list";
@@ -27,7 +28,7 @@ export async function getCard(id: string, input: ViewInput, account?: Account) {
     throw new ApiError("CARD_NOT_FOUND", `Card '${row.id}' was removed from the catalogue.`, { id, removed_at: row.deleted_at });
   }
   const full = await withImages(view, [row]);
-  const withheld = withheldGroups(view);
+  const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   const body: { data: Record<string, unknown>; meta?: { withheld: string[] } } = { data: presentCard(row, full) };
   if (withheld.length) body.meta = { withheld };
   // SPEC.md prices rule 5: the plan's note travels in a header here.
@@ -70,7 +71,7 @@ export async function getCardsBatch(input: ViewInput & { ids: string }, account?
   const alternatives = await selectAlternatives(missing.map((m) => m.id));
   for (const m of missing) m.alternatives = alternatives.get(m.id) ?? [];
   const full = await withImages(view, rows);
-  const withheld = withheldGroups(view);
+  const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   const meta: Record<string, unknown> = { requested: ids.length, count: rows.length, missing };
   if (full.notes?.length) meta.plan_notes = full.notes;
   if (withheld.length) meta.withheld = withheld;

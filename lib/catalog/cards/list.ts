@@ -8,7 +8,7 @@ import { compileCardWhere, namePatterns, numberTerms, parseCardQuery, type Node 
 import { broadPatterns } from "@/lib/catalog/queries/terms";
 import { selectCardImages, selectCardPage, type CardDbRow, type CardImageRow } from "@/lib/catalog/queries/cards";
 import type { Account } from "@/lib/accounts/types";
-import { pricesOf } from "@/lib/prices/embed";
+import { pricesOf, pricesWithheld } from "@/lib/prices/embed";
 import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
 import { CARD_SORT, SET_CARD_SORT } from "./sort";
 import { findSet } from "@/lib/catalog/sets";
@@ -56,7 +56,7 @@ async function page(spec: SortSpec, input: CardListInput, link: Link, filters: S
     spec, input, link, included: view.include,
     fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region }),
   });
-  const withheld = withheldGroups(view);
+  const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   if (withheld.length) meta.withheld = withheld;
   const full = await withImages(view, rows);
   if (full.notes?.length) meta.plan_notes = full.notes;

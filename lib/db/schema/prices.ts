@@ -61,3 +61,19 @@ export const priceFeeds = pgTable("price_feeds", {
   rejected: integer("rejected").notNull(),
   appliedAt: timestamp("applied_at", { withTimezone: true, mode: "string" }).notNull().default(sql`now()`),
 });
+
+// How each product's composite index moved over each window, computed by refresh-index:
+// what GET /v1/prices/movers ranks.
+export const indexMoves = pgTable("index_moves", {
+  window: text("window").notNull(),
+  productKind: text("product_kind").notNull(),
+  productId: text("product_id").notNull(),
+  fromDate: date("from_date", { mode: "string" }).notNull(),
+  fromEur: doublePrecision("from_eur").notNull(),
+  toDate: date("to_date", { mode: "string" }).notNull(),
+  toEur: doublePrecision("to_eur").notNull(),
+  changePct: doublePrecision("change_pct").notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.window, t.productKind, t.productId] }),
+  index("index_moves_rank_idx").on(t.window, t.productKind, t.changePct),
+]);

@@ -1,0 +1,61 @@
+import { sql, type SQL } from "drizzle-orm";
+import { getDb, rows } from "@/lib/db/client";
+import type { Move } from "../moves";
+
+export type Headline = { id: number; product_kind: string; product_id: string; last_as_of: string };
+
+export async function headlineSeries(): Promise<Headline[]> {
+  return rows<Headline>(sql`select id, product_kind, product_id, last_as_of::text as last_as_of from price_series
+    where source = 'INDEX' and locale is null and printing is null`);
+}
+
+export async function monthRows(ids: number[], months: number[]): Promise<{ series_id: number; month: number; hex: string }[]> {
+  const out: { series_id: number; month: number; hex: string }[] = [];
+  for (let i = 0; i < ids.length; i += 5000) {
+    out.push(...await rows<{ series_id: number; month: number; hex: string }>(sql`
+      select series_id, month, encode(amounts, 'hex') as hex from price_months
+      where series_id = any(${sql.param(ids.slice(i, i + 5000))}::int[]) and month = any(${sql.param(months)}::int[])`));
+  }
+  return out;
+}
+
+export async function replaceMoves(moves: (Move & { product_kind: string; product_id: string })[]): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`delete from index_moves`);
+    for (let i = 0; i < moves.length; i += 5000) {
+      const part = moves.slice(i, i + 5000);
+      const c = <K extends keyof (typeof part)[number]>(k: K) => sql.param(part.map((m) => m[k]));
+      await tx.execute(sql`insert into index_moves ("window", product_kind, product_id, from_date, from_eur, to_date, to_eur, change_pct)
+        select * from unnest(${c("window")}::text[], ${c("product_kind")}::text[], ${c("product_id")}::text[], ${c("from_date")}::date[],
+          ${c("from_eur")}::float8[], ${c("to_date")}::date[], ${c("to_eur")}::float8[], ${c("change_pct")}::float8[])`);
+    }
+  });
+}
+
+export type MoverRow = {
+  product_id: string; from_date: string; from_eur: number; to_date: string; to_eur: number; change_pct: number;
+  name: string; number: string | null; rarity: string | null; set_id: string | null; set_name: string | null; print_region: string | null;
+};
+
+/** The biggest moves one way, among cards or sealed products that pass the filters. */
+export async function selectMovers(o: {
+  window: string; kind: "card" | "sealed"; up: boolean; limit: number; minEur: number; region?: string; setId?: string;
+}): Promise<MoverRow[]> {
+  const filters: SQL[] = [sql`m."window" = ${o.window}`, sql`m.product_kind = ${o.kind}`, sql`m.to_eur >= ${o.minEur}`, sql`m.from_eur >= ${o.minEur / 2}`];
+  filters.push(o.up ? sql`m.change_pct > 0` : sql`m.change_pct < 0`);
+  const order = o.up ? sql`m.change_pct desc, m.product_id` : sql`m.change_pct asc, m.product_id`;
+  const cols = sql`m.product_id, m.from_date::text as from_date, m.from_eur, m.to_date::text as to_date, m.to_eur, m.change_pct`;
+  if (o.kind === "card") {
+    if (o.region) filters.push(sql`c.print_region = ${o.region}`);
+    if (o.setId) filters.push(sql`c.set_id = ${o.setId}`);
+    return rows<MoverRow>(sql`select ${cols}, c.name, c.number, c.rarity, c.set_id, s.name as set_name, c.print_region
+      from index_moves m join cards c on c.id = m.product_id and c.deleted_at is null join sets s on s.id = c.set_id
+      where ${sql.join(filters, sql` and `)} order by ${order} limit ${o.limit}`);
+  }
+  if (o.setId) filters.push(sql`p.set_id = ${o.setId}`);
+  if (o.region) filters.push(sql`s.print_region = ${o.region}`);
+  return rows<MoverRow>(sql`select ${cols}, p.name, null as number, null as rarity, p.set_id, s.name as set_name, s.print_region
+    from index_moves m join sealed_products p on p.slug = m.product_id and p.deleted_at is null left join sets s on s.id = p.set_id
+    where ${sql.join(filters, sql` and `)} order by ${order} limit ${o.limit}`);
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { movesOf } from "@/lib/prices/moves";
+
+const series = (n: number, end: string, f: (i: number) => number): [string, number][] =>
+  Array.from({ length: n }, (_, i) => [new Date(Date.parse(end) - (n - 1 - i) * 86_400_000).toISOString().slice(0, 10), f(i)]);
+
+describe("index moves", () => {
+  it("from the last point on or before each window's first day to the newest point", () => {
+    const pts = series(400, "2026-11-21", (i) => 10 + i / 10);
+    const m = Object.fromEntries(movesOf(pts).map((x) => [x.window, x]));
+    expect(m["7d"]).toMatchObject({ from_date: "2026-11-15", to_date: "2026-11-21", from_eur: 49.3, to_eur: 49.9 });
+    expect(m["7d"]!.change_pct).toBeCloseTo(1.22, 2);
+    expect(m["1y"]).toMatchObject({ from_date: "2025-11-22" });
+  });
+
+  it("a series younger than the window, or with a long gap before it, has no move for it", () => {
+    const young = movesOf(series(20, "2026-11-21", () => 5));
+    expect(young.map((m) => m.window)).toEqual(["7d"]);
+    const gap: [string, number][] = [["2026-10-01", 10], ["2026-11-21", 20]];
+    expect(movesOf(gap)).toEqual([]);
+  });
+});
