@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -19,6 +20,8 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/helpers/global-setup.ts"],
+          // Files built from the shared database (bulk exports) go to one folder all files share.
+          env: { STORAGE_DIR: path.join(tmpdir(), "pokeprice-test-storage") },
           // One database, imported once per run, shared read-only by the files; files that
           // write use a database of their own (see tests/helpers/db.ts).
           pool: "forks",

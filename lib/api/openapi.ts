@@ -93,7 +93,9 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
         ...(spec.cache ? { "X-Cache": { schema: { type: "string", enum: ["HIT", "MISS"] }, description: "Whether this instance answered from its cache of rendered catalogue answers." } } : {}),
         ...(keyed ? { "X-Credits-Cost": { schema: { type: "integer" } } } : {}),
       },
-      content: { "application/json": { schema: schemaOf(spec.response, "output", components) } },
+      content: spec.responseContentType
+        ? { [spec.responseContentType]: { schema: { type: "string", contentEncoding: "binary" } } }
+        : { "application/json": { schema: schemaOf(spec.response, "output", components) } },
     };
     const responses: Json = { [String(spec.successStatus ?? 200)]: success };
     if (spec.etag) responses["304"] = { description: "Not modified: the If-None-Match ETag still matches. No body, 0 credits." };

@@ -194,6 +194,7 @@ function runHandler(spec: RouteSpec<any, any, any>, req: Request, ctx: Ctx<any, 
 
 async function render(spec: RouteSpec<any, any, any>, ctx: Ctx<any, any, any>): Promise<Rendered> {
   const result = await spec.handler(ctx);
+  if (result.file) return { text: "", status: 200, etag: result.file.etag, headers: result.headers, file: result.file };
   const text = JSON.stringify(result.body);
   const status = result.status ?? spec.successStatus ?? 200;
   return { text, status, etag: spec.etag && status === 200 ? etagOf(text) : "", headers: result.headers, cardIds: result.cardIds };
@@ -222,8 +223,15 @@ function finish(spec: RouteSpec<any, any, any>, req: Request, reqId: string, ren
   if (r.etag) {
     headers.set("etag", r.etag);
     if (matchesIfNoneMatch(req.headers.get("if-none-match"), r.etag)) {
+      void r.file?.stream.cancel();
       return new Response(null, { status: 304, headers });
     }
+  }
+  if (r.file) {
+    headers.set("content-type", r.file.contentType);
+    headers.set("content-length", String(r.file.size));
+    headers.set("content-disposition", `attachment; filename="${r.file.filename}"`);
+    return new Response(r.file.stream, { status: 200, headers });
   }
   return jsonResponse(r.text, r.status, headers);
 }

@@ -26,7 +26,11 @@ export type Ok = {
   headers?: Record<string, string>;
   /** Card ids the answer returned: the distinct-card allowance counts them. */
   cardIds?: string[];
+  /** A file answer streamed as is (bulk downloads) instead of `body` as JSON. */
+  file?: FileAnswer;
 };
+
+export type FileAnswer = { stream: ReadableStream<Uint8Array>; size: number; etag: string; contentType: string; filename: string };
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -48,6 +52,8 @@ export type RouteSpec<Q extends AnyObject = AnyObject, P extends AnyObject = Any
   params?: P;
   body?: B;
   response: z.ZodType;
+  /** The success body's media type when it is not JSON (a streamed file). */
+  responseContentType?: string;
   successStatus?: number;
   errors: ErrorCode[];
   cost: CostRule;

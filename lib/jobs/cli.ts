@@ -9,6 +9,7 @@ const JOBS: Record<string, () => Promise<{ run: (args: Map<string, string>) => P
   "refresh-index": () => import("./refresh-index"),
   "demo-prices": () => import("./demo-prices"),
   "import-fx": () => import("./import-fx"),
+  "build-bulk": () => import("./build-bulk"),
 };
 
 function parseArgs(argv: string[]): Map<string, string> {

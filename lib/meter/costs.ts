@@ -78,6 +78,7 @@ export const COSTS = {
   movers: { ...fixed(3), minPlan: "growth" },
   changes: fixed(1, "1 per page"),
   bulk: fixed(1),
+  bulkDownload: fixed(1, "1 per file downloaded"),
   identify: {
     credits: ({ query }) => {
       const k = typeof query.top_k === "number" ? query.top_k : 5;

@@ -71,6 +71,10 @@ export async function as(key: string, method: string, path: string, extra: { hea
 }
 
 export async function parse(res: Response): Promise<Answer> {
+  // A file answer (bulk downloads) is bytes, not JSON: its body here is its size.
+  if (!/json/.test(res.headers.get("content-type") ?? "json")) {
+    return { res, status: res.status, body: { bytes: (await res.arrayBuffer()).byteLength }, h: (n) => res.headers.get(n) };
+  }
   const text = await res.text();
   return { res, status: res.status, body: text ? JSON.parse(text) : null, h: (n) => res.headers.get(n) };
 }

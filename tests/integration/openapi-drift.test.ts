@@ -40,6 +40,9 @@ const SAMPLES = (): Record<string, Sample[]> => ({
   "GET /cards/{id}/prices/history": [{ url: "/v1/cards/base1-2/prices/history?window=1y&interval=month" }],
   "GET /cards/{id}/prices/stats": [{ url: "/v1/cards/base1-2/prices/stats?window=90d" }],
   "GET /sealed/{id}/prices": [{ url: "/v1/sealed/SV9-623628/prices" }],
+  "GET /bulk": [{ url: "/v1/bulk" }],
+  // A gzip file, not JSON: tests/integration/bulk.test.ts reads it back line by line.
+  "GET /bulk/{type}": [],
   "GET /changes": [{ url: "/v1/changes?limit=3" }, { url: "/v1/changes?kind=PRICE&limit=2" }],
   "GET /prices/movers": [{ url: "/v1/prices/movers?window=30d&limit=3" }, { url: "/v1/prices/movers?product=sealed&min_eur=0" }],
   "GET /keys": [{ url: "/v1/keys", key: "own" }],

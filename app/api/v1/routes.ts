@@ -37,6 +37,8 @@ import * as cardStats from "./cards/[id]/prices/stats/route";
 import * as sealedPrices from "./sealed/[id]/prices/route";
 import * as changes from "./changes/route";
 import * as movers from "./prices/movers/route";
+import * as bulk from "./bulk/route";
+import * as bulkFile from "./bulk/[type]/route";
 
 // Every mounted /v1 route module. The OpenAPI document reads its specs from here; a test
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
@@ -44,7 +46,7 @@ export const ROUTE_MODULES: Record<string, unknown>[] = [
   artist, artists, card, batch, cards, health, openapi, reference, sealedOne, sealed, series, set, setCards, sets, status,
   accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, keys, key, keyRotate,
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
-  priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers,
+  priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers, bulk, bulkFile,
 ];
 
 export function routeSpecs(): RouteSpec[] {

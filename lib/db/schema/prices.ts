@@ -77,3 +77,14 @@ export const indexMoves = pgTable("index_moves", {
   primaryKey({ columns: [t.window, t.productKind, t.productId] }),
   index("index_moves_rank_idx").on(t.window, t.productKind, t.changePct),
 ]);
+
+// The bulk files build-bulk wrote: one current file per type, replaced by each build.
+export const bulkFiles = pgTable("bulk_files", {
+  type: text("type").primaryKey(),
+  name: text("name").notNull(),
+  storageKey: text("storage_key").notNull(),
+  size: integer("size").notNull(),
+  sha256: text("sha256").notNull(),
+  rows: integer("rows").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+});

@@ -1,0 +1,68 @@
+import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildBulk } from "@/lib/bulk/build";
+import { progress } from "@/lib/jobs/progress";
+import { call, getJson } from "../helpers/api";
+import { makeAccount } from "../helpers/accounts";
+
+// build-bulk, GET /v1/bulk and the downloads: every line read back equals the API's own row.
+
+const quiet = () => progress("test", { quiet: true });
+
+async function download(type: string, headers: Record<string, string> = {}) {
+  const res = await call("GET", `/v1/bulk/${type}`, { headers });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+const lines = (gz: Buffer) => gunzipSync(gz).toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+describe("bulk files on local storage", () => {
+  beforeAll(async () => {
+    await buildBulk(quiet(), ["cards", "sets", "sealed", "index", "prices"]);
+  }, 120_000);
+
+  it("lists every file with size, sha256, rows and a download URL", async () => {
+    const { res, body } = await getJson("/v1/bulk");
+    expect(res.headers.get("x-credits-cost")).toBe("1");
+    expect(body.data.map((f: any) => f.type)).toEqual(["cards", "index", "prices", "sealed", "sets"]);
+    const cards = body.data.find((f: any) => f.type === "cards");
+    expect(cards).toMatchObject({ content_type: "application/gzip", format: "ndjson", download_url: "http://api.test/v1/bulk/cards" });
+    const { res: dl, bytes } = await download("cards");
+    expect(dl.status).toBe(200);
+    expect(dl.headers.get("content-type")).toBe("application/gzip");
+    expect(bytes.length).toBe(cards.size);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(cards.sha256);
+    expect(lines(bytes)).toHaveLength(cards.rows);
+  });
+
+  it("a line of each file equals the API's own row", async () => {
+    const cards = lines((await download("cards")).bytes);
+    expect(cards.find((c) => c.id === "base1-4")).toEqual((await getJson("/v1/cards/base1-4")).body.data);
+    expect(new Set(cards.map((c) => c.id)).size).toBe(cards.length);
+    const sets = lines((await download("sets")).bytes);
+    expect(sets.find((s) => s.code === "base1")).toEqual((await getJson("/v1/sets/base1")).body.data);
+    const sealed = lines((await download("sealed")).bytes);
+    expect(sealed.find((s) => s.sku === "SV9-623628")).toEqual((await getJson("/v1/sealed/SV9-623628")).body.data);
+    const prices = lines((await download("prices")).bytes);
+    const priced = prices.find((p) => p.card_id)!;
+    const api = (await getJson(`/v1/cards/${priced.card_id}/prices`)).body.data;
+    expect(priced).toEqual(api);
+    const index = lines((await download("index")).bytes);
+    expect(index.find((p) => p.card_id === priced.card_id)).toEqual({ card_id: priced.card_id, index: api.index });
+  });
+
+  it("revalidates by sha256, refuses the full prices to a trial, and 404s unknown types", async () => {
+    const first = await download("sets");
+    const again = await call("GET", "/v1/bulk/sets", { headers: { "if-none-match": first.res.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    const trial = await makeAccount({ confirmed: true });
+    const refused = await getJson("/v1/bulk/prices", { "x-api-key": trial.key });
+    expect(refused.res.status).toBe(403);
+    expect(refused.body.error.code).toBe("PLAN_REQUIRED");
+    expect((await download("index", { "x-api-key": trial.key })).res.status).toBe(200);
+    const unknown = await getJson("/v1/bulk/nope");
+    expect(unknown.res.status).toBe(404);
+    expect(unknown.body.error.details.valid_values).toContain("cards");
+  });
+});
+
