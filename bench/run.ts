@@ -222,11 +222,86 @@ async function benchHttp(url: string) {
   };
 }
 
+/**
+ * Issue 4: a demo year for the whole catalogue (generation, ingest, size on disk), refresh-index
+ * over all of it, and the price routes server-side with the response cache off.
+ */
+async function benchPrices() {
+  const { rows, closeDb } = await import("@/lib/db/client");
+  const { sql } = await import("drizzle-orm");
+  const { generateDemo } = await import("@/lib/prices/demo");
+  const { refreshPrices } = await import("@/lib/prices/refresh");
+  const { refreshIndex } = await import("@/lib/prices/refresh-index");
+  const { progress } = await import("@/lib/jobs/progress");
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const quiet = () => progress("bench", { quiet: true });
+  await rows(sql`truncate price_series, price_months, price_feeds, fx_rates, index_moves`);
+  const feeds = mkdtempSync(path.join(tmpdir(), "bench-feeds-"));
+  const demo = await generateDemo({ days: 365, feedsDir: feeds }, quiet());
+  let t = performance.now();
+  const ingest = await refreshPrices(feeds, quiet());
+  const ingestS = (performance.now() - t) / 1000;
+  t = performance.now();
+  const index = await refreshIndex(quiet());
+  const indexS = (performance.now() - t) / 1000;
+  await rows(sql`vacuum analyze price_series, price_months, index_moves`);
+  const [size] = await rows<{ months: number; series: number }>(sql`
+    select pg_total_relation_size('price_months')::float8 as months, pg_total_relation_size('price_series')::float8 as series`);
+  const [pts] = await rows<{ n: number }>(sql`select count(*)::float8 as n from price_series`);
+  const points = demo.points + ingest.observations;
+  const bytes = Number(size!.months) + Number(size!.series);
+  results.prices_demo = {
+    products: demo.products, series: pts!.n, points, days: demo.days, generate_s: demo.seconds, ingest_today_s: ingestS,
+    feed_lines_today: demo.feed_lines, refresh_index_s: indexS, months_bytes: Number(size!.months), series_bytes: Number(size!.series),
+    bytes_per_point: bytes / points, months_bytes_per_point: Number(size!.months) / points,
+  };
+  console.log(`\nDemo year over the whole catalogue (target < 10 bytes per stored point; refresh-index < 5 min)`);
+  console.log(`  ${demo.products} products, ${pts!.n} series, ${points.toLocaleString("en")} points over ${demo.days} days`);
+  console.log(`  generation and backfill ${demo.seconds.toFixed(1)} s; today's feeds (${demo.feed_lines} lines) applied in ${ingestS.toFixed(1)} s`);
+  console.log(`  on disk: history ${(Number(size!.months) / 1e6).toFixed(0)} MB + series ${(Number(size!.series) / 1e6).toFixed(0)} MB = ${(bytes / points).toFixed(2)} bytes per point (history alone ${(Number(size!.months) / points).toFixed(2)})`);
+  console.log(`  refresh-index over ${index.products} products: ${indexS.toFixed(1)} s (${index.moves} moves)`);
+  await closeDb();
+
+  const previous = process.env.RESPONSE_CACHE_MB;
+  process.env.RESPONSE_CACHE_MB = "0";
+  const { get } = await import("../tests/helpers/api");
+  const ids = (await rows<{ id: string }>(sql`select product_id as id from price_series where product_kind = 'card' and source = 'INDEX'
+    and locale is null group by product_id order by md5(product_id) limit 500`)).map((r) => r.id);
+  const routes: [string, string, number][] = [
+    ["history, 1 year daily", `/v1/cards/{id}/prices/history?window=1y`, 20],
+    ["current prices of one card", `/v1/cards/{id}/prices`, 20],
+    ["prices/current, 50 ids", `/v1/prices/current?ids={ids}`, 30],
+    ["sets/{code}/cards limit=250 include=prices", `/v1/sets/swsh9/cards?limit=250&include=prices`, 60],
+  ];
+  const out: Record<string, unknown> = {};
+  console.log(`\nPrice routes server-side through the route handler, response cache off (targets: history p95 < 20 ms, current 50 < 30 ms, 250 with prices < 60 ms)`);
+  for (const [name, template, target] of routes) {
+    const times: number[] = [];
+    for (let i = 0; i < 220; i++) {
+      const u = template.replace("{id}", ids[i % ids.length]!).replace("{ids}", Array.from({ length: 50 }, (_, k) => ids[(i * 50 + k) % ids.length]).join(","));
+      const t0 = performance.now();
+      const res = await get(u);
+      await res.arrayBuffer();
+      if (i >= 20) times.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${u} → ${res.status}`);
+    }
+    times.sort((a, b) => a - b);
+    out[name] = { p50_ms: pct(times, 50), p95_ms: pct(times, 95), target_p95_ms: target };
+    console.log(`  ${name.padEnd(44)} p50 ${ms(pct(times, 50))}  p95 ${ms(pct(times, 95))}`);
+  }
+  results.price_routes = out;
+  await closeDb();
+  if (previous === undefined) delete process.env.RESPONSE_CACHE_MB;
+  else process.env.RESPONSE_CACHE_MB = previous;
+}
+
 async function main() {
   const url = await ensureDatabase(DB, { fresh: wants("import") });
   process.env.DATABASE_URL = url;
   if (wants("import")) await benchImport(url);
   if (wants("queries")) await benchQueries();
+  if (wants("prices")) await benchPrices();
   if (wants("meter")) await benchMeter();
   if (wants("http")) await benchHttp(url);
   mkdirSync("bench/results", { recursive: true });
