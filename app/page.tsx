@@ -11,6 +11,7 @@ export default function Home() {
       <header className="site-header">
         <Link href="/" className="brand">PokéPrice API</Link>
         <nav aria-label="Main">
+          <Link href="/cards">Cards</Link>
           <Link href="/docs">API reference</Link>
           <a href="/v1/openapi.json">OpenAPI</a>
           <Link href="/dashboard">Dashboard</Link>

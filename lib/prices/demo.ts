@@ -13,6 +13,7 @@ import {
   baseLevel, gauss, GRADES_COMMON, GRADES_LADDER, isRare, printings, PRINTING_FACTOR, rng, walk, type DemoCard, type Rng,
 } from "./demo-model";
 import { upsertSeries, writeMonths, type SeriesRow } from "./queries/store";
+import { RECENT_POINTS } from "./store";
 import { setProductIndex } from "./queries/index-job";
 
 // demo-prices: a year of daily figures for the seven sources over the real catalogue. The
@@ -204,13 +205,14 @@ async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map
       if (h) headArr[t] = h.eur;
     }
     // A group that names neither locale nor printing is the headline itself.
-    const indexDefs: [Def, Float64Array][] = groups.filter((g) => g.locale !== null || g.printing !== null).map((g) => [
+    const indexDefs: [Def, Float64Array, number][] = groups.filter((g) => g.locale !== null || g.printing !== null).map((g) => [
       { ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: g.locale, printing: g.printing, condition: null }), provenance: "Composite index (over demo data)" },
-      indexValues.get(`${g.locale ?? ""}|${g.printing ?? ""}`)!,
+      indexValues.get(`${g.locale ?? ""}|${g.printing ?? ""}`)!, g.members.length,
     ]);
-    indexDefs.push([{ ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: null, condition: null }), provenance: "Composite index (over demo data)" }, headArr]);
-    for (const [d, v] of indexDefs) {
-      const row = defRow(prod, d, v, days, hist);
+    const head = headline(entriesAt[hist - 1] ?? [], prod.primary);
+    indexDefs.push([{ ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: null, condition: null }), provenance: "Composite index (over demo data)" }, headArr, head?.sample_n ?? 1]);
+    for (const [d, v, samples] of indexDefs) {
+      const row = defRow(prod, d, v, days, hist, samples);
       if (!row) continue;
       series.push(row.series);
       months.push(...row.months);
@@ -231,7 +233,8 @@ function latest(v: Float64Array, t: number, cadence: number): number {
   return Number.NaN;
 }
 
-function defRow(prod: Product, d: Def, v: Float64Array, days: string[], hist: number) {
+/** `samples`: the sample_n of every point (INDEX: sources agreeing); otherwise a plausible count. */
+function defRow(prod: Product, d: Def, v: Float64Array, days: string[], hist: number, samples?: number) {
   const recent: RecentPoint[] = [];
   let first = "";
   let last = "";
@@ -250,8 +253,8 @@ function defRow(prod: Product, d: Def, v: Float64Array, days: string[], hist: nu
     points++;
   }
   if (!points) return null;
-  for (let t = hist - 1; t >= 0 && recent.length < 4; t--) {
-    if (!Number.isNaN(v[t]!)) recent.push({ as_of: days[t]!, amount: v[t]!, sample_n: d.source === "INDEX" ? null : 3 + Math.floor(prod.r() * 40), observed_at: `${days[t]}T00:00:00Z` });
+  for (let t = hist - 1; t >= 0 && recent.length < RECENT_POINTS; t--) {
+    if (!Number.isNaN(v[t]!)) recent.push({ as_of: days[t]!, amount: v[t]!, sample_n: samples ?? 3 + Math.floor(prod.r() * 40), observed_at: `${days[t]}T00:00:00Z` });
   }
   const grading = d.grade ? { company: d.grade.split(" ")[0] as never, score: d.grade.split(" ")[1]! } : null;
   const product = `${prod.kind}:${prod.id}`;

@@ -105,13 +105,19 @@ export async function getHistory(id: string, q: { window: Window; interval: Inte
   };
 }
 
+/** The headline composite index of a card, day by day over the window (no carried days). */
+export async function headlineHistory(cardId: string, window: Window, now = Date.now()) {
+  const headlineSeries = (await seriesOfProducts("card", [cardId])).find((s) => s.source === "INDEX" && s.locale === null && s.printing === null);
+  const to = new Date(now).toISOString().slice(0, 10);
+  const from = windowStart(window, to);
+  const pts = headlineSeries ? (await points([headlineSeries], from, to)).get(headlineSeries.id) ?? [] : [];
+  return { from, to, points: pts.filter(([d]) => d >= from && d <= to).sort((a, b) => (a[0] < b[0] ? -1 : 1)) };
+}
+
 /** GET /v1/cards/{id}/prices/stats: the composite index over the window. */
 export async function getStats(id: string, q: { window: Window }, now = Date.now()) {
   const row = await card(id);
-  const headlineSeries = (await seriesOfProducts("card", [row.id])).find((s) => s.source === "INDEX" && s.locale === null && s.printing === null);
-  const to = new Date(now).toISOString().slice(0, 10);
-  const from = windowStart(q.window, to);
-  const pts = headlineSeries ? (await points([headlineSeries], from, to)).get(headlineSeries.id) ?? [] : [];
-  const s = stats(pts.filter(([d]) => d >= from && d <= to));
+  const { from, to, points: pts } = await headlineHistory(row.id, q.window, now);
+  const s = stats(pts);
   return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } }, cardIds: [row.id] };
 }

@@ -8,7 +8,8 @@ import { loadMonths, loadSeries, upsertSeries, writeMonths, type SeriesRow } fro
 // when it is among the newest, in the series' recent points (current quotes). Applying the
 // same observations twice leaves the same state.
 
-export const RECENT_POINTS = 4;
+// Three newest points: enough for a 24 h delay on a source read every 48 h.
+export const RECENT_POINTS = 3;
 
 export type Resolved = Observation & { productKind: string; productId: string };
 

@@ -6,6 +6,7 @@ import { progress } from "@/lib/jobs/progress";
 import { storeRates } from "@/lib/prices/fx";
 import { refreshIndex } from "@/lib/prices/refresh-index";
 import { refreshPrices } from "@/lib/prices/refresh";
+import { keyHash } from "@/lib/prices/queries/recent";
 import { getJson } from "../helpers/api";
 import { makeAccount } from "../helpers/accounts";
 import { query } from "../helpers/db";
@@ -68,10 +69,15 @@ describe("refresh-prices", () => {
     expect(again.observations).toBe(0);
   });
 
+  it("series are found by the md5 of their key, as PostgreSQL computes it", async () => {
+    const [row] = await query<{ h: string }>("select md5('card:x|CARDMARKET')::uuid::text as h");
+    expect(keyHash("card:x|CARDMARKET")).toBe(row!.h);
+  });
+
   it("re-applying a feed leaves the same rows (idempotent)", async () => {
-    const before = await query("select key, recent::text from price_series where product_id = $1 order by key", [CARD]);
+    const before = await query("select key_hash, recent::text from price_series where product_id = $1 order by key_hash", [CARD]);
     await refreshPrices(dir, quiet(), { force: true });
-    expect(await query("select key, recent::text from price_series where product_id = $1 order by key", [CARD])).toEqual(before);
+    expect(await query("select key_hash, recent::text from price_series where product_id = $1 order by key_hash", [CARD])).toEqual(before);
   });
 });
 

@@ -1,19 +1,24 @@
 import { sql } from "drizzle-orm";
 import {
-  customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
+  customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid,
 } from "drizzle-orm/pg-core";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
 /** A series' newest points, newest first: what current quotes read, the delay rule included. */
 export type RecentPoint = { as_of: string; amount: number; sample_n: number | null; observed_at: string };
+/**
+ * How a recent point is stored: [as_of, amount, sample_n], plus observed_at only when it is not
+ * the start of as_of (the usual case), which keeps a series row small (lib/prices/queries/recent.ts).
+ */
+export type StoredPoint = [string, number, number | null] | [string, number, number | null, string];
 
 // One row per price series: one product's figures from one source in one variant, basis,
-// currency, locale, condition, printing and grade. `key` joins those fields, so a feed row
-// finds its series with one unique lookup.
+// currency, locale, condition, printing and grade. `key_hash` is the md5 of those fields
+// joined, so a feed row finds its series with one unique lookup on 16 bytes.
 export const priceSeries = pgTable("price_series", {
   id: serial("id").primaryKey(),
-  key: text("key").notNull(),
+  keyHash: uuid("key_hash").notNull(),
   productKind: text("product_kind").notNull(), // card | sealed
   productId: text("product_id").notNull(),
   source: text("source").notNull(),
@@ -26,12 +31,12 @@ export const priceSeries = pgTable("price_series", {
   gradingCompany: text("grading_company"),
   gradingScore: text("grading_score"),
   provenance: text("provenance").notNull(),
-  recent: jsonb("recent").$type<RecentPoint[]>().notNull(),
+  recent: jsonb("recent").$type<StoredPoint[]>().notNull(),
   firstAsOf: date("first_as_of", { mode: "string" }).notNull(),
   lastAsOf: date("last_as_of", { mode: "string" }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
 }, (t) => [
-  uniqueIndex("price_series_key_idx").on(t.key),
+  uniqueIndex("price_series_key_hash_idx").on(t.keyHash),
   index("price_series_product_idx").on(t.productKind, t.productId),
 ]);
 

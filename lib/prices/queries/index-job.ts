@@ -15,7 +15,7 @@ export async function currentFigures(db?: Db): Promise<Map<string, ProductFigure
   }>(sql`
     select s.product_kind, s.product_id, s.source, s.variant, s.currency, s.locale, s.condition, s.printing,
       (s.grading_company is not null or s.grading_score is not null) as graded,
-      (s.recent->0->>'amount')::float8 as amount, s.recent->0->>'as_of' as as_of, s.provenance, c.print_region
+      (s.recent->0->>1)::float8 as amount, s.recent->0->>0 as as_of, s.provenance, c.print_region
     from price_series s left join cards c on s.product_kind = 'card' and c.id = s.product_id
     where s.source <> 'INDEX' and jsonb_array_length(s.recent) > 0`, db);
   const out = new Map<string, ProductFigures>();
@@ -34,7 +34,7 @@ export async function currentFigures(db?: Db): Promise<Map<string, ProductFigure
 
 export async function indexHeadlines(db?: Db): Promise<Map<string, { eur: number; as_of: string }>> {
   const found = await rows<{ product_kind: string; product_id: string; amount: number; as_of: string }>(sql`
-    select product_kind, product_id, (recent->0->>'amount')::float8 as amount, recent->0->>'as_of' as as_of
+    select product_kind, product_id, (recent->0->>1)::float8 as amount, recent->0->>0 as as_of
     from price_series where source = 'INDEX' and locale is null and printing is null`, db);
   return new Map(found.map((r) => [`${r.product_kind}:${r.product_id}`, { eur: Number(r.amount), as_of: r.as_of }]));
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rows } from "@/lib/db/client";
-import type { RecentPoint } from "@/lib/db/schema";
+import type { RecentPoint, StoredPoint } from "@/lib/db/schema";
+import { unpackRecent } from "./recent";
 
 // Reads of the price routes: a product's series are one index range; its history is a dozen
 // month rows per series.
@@ -16,8 +17,9 @@ const COLUMNS = sql`id, product_kind, product_id, source, variant, basis, curren
 
 export async function seriesOfProducts(kind: string, ids: string[]): Promise<SeriesRead[]> {
   if (!ids.length) return [];
-  return rows<SeriesRead>(sql`select ${COLUMNS} from price_series
+  const found = await rows<Omit<SeriesRead, "recent"> & { recent: StoredPoint[] }>(sql`select ${COLUMNS} from price_series
     where product_kind = ${kind} and product_id = any(${sql.param(ids)}::text[])`);
+  return found.map((s) => ({ ...s, recent: unpackRecent(s.recent) }));
 }
 
 export async function monthsOf(seriesIds: number[], fromMonth: number, toMonth: number): Promise<{ series_id: number; month: number; hex: string }[]> {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "@/lib/db/client";
-import type { RecentPoint } from "@/lib/db/schema";
+import type { RecentPoint, StoredPoint } from "@/lib/db/schema";
+import { keyHash, packRecent, unpackRecent } from "./recent";
 
 // Writes of the price store, in batches through unnest: a feed of 100k lines is a few dozen
 // statements, not 100k.
@@ -12,6 +13,7 @@ export type SeriesRow = {
 };
 
 export type StoredSeries = { id: number; key: string; recent: RecentPoint[]; first_as_of: string; last_as_of: string };
+type StoredRow = Omit<StoredSeries, "key" | "recent"> & { key_hash: string; recent: StoredPoint[] };
 
 const CHUNK = 5000;
 const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
@@ -20,9 +22,14 @@ const col = <T, K extends keyof T>(xs: T[], k: K) => sql.param(xs.map((x) => x[k
 export async function loadSeries(keys: string[], db?: Db): Promise<Map<string, StoredSeries>> {
   const out = new Map<string, StoredSeries>();
   for (const part of chunks(keys)) {
-    const found = await rows<StoredSeries>(sql`
-      select id, key, recent, first_as_of, last_as_of from price_series where key = any(${sql.param(part)}::text[])`, db);
-    for (const s of found) out.set(s.key, s);
+    const byHash = new Map(part.map((k) => [keyHash(k), k]));
+    const found = await rows<StoredRow>(sql`
+      select id, key_hash::text as key_hash, recent, first_as_of::text as first_as_of, last_as_of::text as last_as_of from price_series
+      where key_hash = any(${sql.param([...byHash.keys()])}::uuid[])`, db);
+    for (const s of found) {
+      const key = byHash.get(s.key_hash)!;
+      out.set(key, { id: s.id, key, recent: unpackRecent(s.recent), first_as_of: s.first_as_of, last_as_of: s.last_as_of });
+    }
   }
   return out;
 }
@@ -31,21 +38,23 @@ export async function loadSeries(keys: string[], db?: Db): Promise<Map<string, S
 export async function upsertSeries(series: SeriesRow[], db?: Db): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const part of chunks(series)) {
-    const recent = sql.param(part.map((s) => JSON.stringify(s.recent)));
-    const written = await rows<{ id: number; key: string }>(sql`
-      insert into price_series (key, product_kind, product_id, source, variant, basis, currency, locale, condition, printing,
+    const recent = sql.param(part.map((s) => JSON.stringify(packRecent(s.recent))));
+    const hashes = part.map((s) => keyHash(s.key));
+    const byHash = new Map(hashes.map((h, i) => [h, part[i]!.key]));
+    const written = await rows<{ id: number; key_hash: string }>(sql`
+      insert into price_series (key_hash, product_kind, product_id, source, variant, basis, currency, locale, condition, printing,
         grading_company, grading_score, provenance, recent, first_as_of, last_as_of)
       select k, pk, pid, src, v, b, cur, loc, cond, pr, gc, gs, prov, rec::jsonb, f::date, l::date
-      from unnest(${col(part, "key")}::text[], ${col(part, "product_kind")}::text[], ${col(part, "product_id")}::text[],
+      from unnest(${sql.param(hashes)}::uuid[], ${col(part, "product_kind")}::text[], ${col(part, "product_id")}::text[],
         ${col(part, "source")}::text[], ${col(part, "variant")}::text[], ${col(part, "basis")}::text[], ${col(part, "currency")}::text[],
         ${col(part, "locale")}::text[], ${col(part, "condition")}::text[], ${col(part, "printing")}::text[],
         ${col(part, "grading_company")}::text[], ${col(part, "grading_score")}::text[], ${col(part, "provenance")}::text[],
         ${recent}::text[], ${col(part, "first_as_of")}::text[], ${col(part, "last_as_of")}::text[])
         as t(k, pk, pid, src, v, b, cur, loc, cond, pr, gc, gs, prov, rec, f, l)
-      on conflict (key) do update set provenance = excluded.provenance, recent = excluded.recent,
+      on conflict (key_hash) do update set provenance = excluded.provenance, recent = excluded.recent,
         first_as_of = excluded.first_as_of, last_as_of = excluded.last_as_of, updated_at = now()
-      returning id, key`, db);
-    for (const w of written) ids.set(w.key, w.id);
+      returning id, key_hash::text as key_hash`, db);
+    for (const w of written) ids.set(byHash.get(w.key_hash)!, w.id);
   }
   return ids;
 }
