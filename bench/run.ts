@@ -290,6 +290,21 @@ async function benchPrices() {
     out[name] = { p50_ms: pct(times, 50), p95_ms: pct(times, 95), target_p95_ms: target };
     console.log(`  ${name.padEnd(44)} p50 ${ms(pct(times, 50))}  p95 ${ms(pct(times, 95))}`);
   }
+  // The same list with the default response cache (64 MB): what repeated pages cost.
+  process.env.RESPONSE_CACHE_MB = "64";
+  {
+    const u = "/v1/sets/swsh9/cards?limit=250&include=prices";
+    const times: number[] = [];
+    for (let i = 0; i < 220; i++) {
+      const t0 = performance.now();
+      const res = await get(u);
+      await res.arrayBuffer();
+      if (i >= 20) times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    out["sets/{code}/cards limit=250 include=prices, response cache on"] = { p50_ms: pct(times, 50), p95_ms: pct(times, 95), target_p95_ms: 60 };
+    console.log(`  ${"the same, default response cache (64 MB)".padEnd(44)} p50 ${ms(pct(times, 50))}  p95 ${ms(pct(times, 95))}`);
+  }
   results.price_routes = out;
   await closeDb();
   if (previous === undefined) delete process.env.RESPONSE_CACHE_MB;

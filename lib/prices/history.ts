@@ -24,34 +24,45 @@ export function bucketOf(day: string, interval: Interval): string {
   return new Date(t - dow * DAY).toISOString().slice(0, 10);
 }
 
-export type HistoryPoint = { date: string; amount: number; low?: number; high?: number; days: number };
+export type HistoryPoint = { date: string; amount: number; low?: number; high?: number; days?: number };
+
+/** The days from `from` (minus `before` days) to `to`, as YYYY-MM-DD: computed once per answer. */
+export function dayRange(from: string, to: string, before = 0): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(from) - before * DAY, end = Date.parse(to); t <= end; t += DAY) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
 
 /**
  * Daily points carry the latest known value up to the series' last observation (a source that
  * re-reads a card every 48 h still has a point every day); week and month points are the mean of
- * their days, with the low and high. Days still under the source's delay are left out.
+ * their days, with the low, the high and how many days they cover. Days still under the
+ * source's delay are left out. `days` may be passed in to share one dayRange among series.
  */
 export function historyPoints(
   pairs: [string, number][],
-  o: { from: string; to: string; interval: Interval; source: string; lastAsOf: string; now: number },
+  o: { from: string; to: string; interval: Interval; source: string; lastAsOf: string; now: number; days?: string[] },
 ): HistoryPoint[] {
-  const cutoff = new Date(o.now - delayHours(o.source) * 3_600_000 - DAY).toISOString().slice(0, 10);
+  const delay = delayHours(o.source);
+  const cutoff = delay > 0 ? new Date(o.now - delay * 3_600_000 - DAY).toISOString().slice(0, 10) : "9999-12-31";
+  const last = o.lastAsOf < cutoff ? o.lastAsOf : cutoff;
   const known = new Map(pairs);
-  const daily: [string, number][] = [];
+  const daily: HistoryPoint[] = [];
   let carry: number | undefined;
-  // Start a week early so that a carried value exists on the window's first day.
-  for (let t = Date.parse(o.from) - 7 * DAY; t <= Date.parse(o.to); t += DAY) {
-    const d = new Date(t).toISOString().slice(0, 10);
-    if (d > o.lastAsOf || (delayHours(o.source) > 0 && d > cutoff)) break;
+  // A week before the window, so that a carried value exists on the window's first day.
+  for (const d of o.days ?? dayRange(o.from, o.to, 7)) {
+    if (d > last) break;
     const v = known.get(d);
     if (v !== undefined) carry = v;
-    if (d >= o.from && carry !== undefined) daily.push([d, carry]);
+    if (d >= o.from && carry !== undefined) daily.push({ date: d, amount: carry });
   }
-  if (o.interval === "day") return daily.map(([date, amount]) => ({ date, amount, days: 1 }));
+  if (o.interval === "day") return daily;
   const buckets = new Map<string, number[]>();
-  for (const [d, v] of daily) {
-    const b = bucketOf(d, o.interval);
-    buckets.set(b, [...(buckets.get(b) ?? []), v]);
+  for (const p of daily) {
+    const b = bucketOf(p.date, o.interval);
+    const list = buckets.get(b);
+    if (list) list.push(p.amount);
+    else buckets.set(b, [p.amount]);
   }
   return [...buckets].map(([date, vs]) => ({
     date, amount: round(vs.reduce((a, b) => a + b, 0) / vs.length), low: Math.min(...vs), high: Math.max(...vs), days: vs.length,

@@ -25,13 +25,27 @@ export function planAllows(account: Account, s: Pick<SeriesRead, "locale" | "gra
 /** The newest point old enough to serve: a third-party figure waits out its source's delay. */
 export function servablePoint(s: Pick<SeriesRead, "source" | "recent">, now: number) {
   const delayMs = delayHours(s.source) * 3_600_000;
-  return s.recent.find((p) => now - Date.parse(p.observed_at) > delayMs) ?? (delayMs === 0 ? s.recent[0] : undefined);
+  return s.recent.find((p) => now - timeOf(p.observed_at) > delayMs) ?? (delayMs === 0 ? s.recent[0] : undefined);
 }
 
+// Codes are ASCII: a plain comparison orders them, without the cost of locale collation.
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const ORDER = (a: Quote, b: Quote) =>
-  a.source.localeCompare(b.source) || a.variant.localeCompare(b.variant) || (a.locale ?? "~").localeCompare(b.locale ?? "~")
-  || (a.printing ?? "~").localeCompare(b.printing ?? "~") || (a.grading?.company ?? "").localeCompare(b.grading?.company ?? "")
+  cmp(a.source, b.source) || cmp(a.variant, b.variant) || cmp(a.locale ?? "~", b.locale ?? "~")
+  || cmp(a.printing ?? "~", b.printing ?? "~") || cmp(a.grading?.company ?? "", b.grading?.company ?? "")
   || Number(b.grading?.score ?? 0) - Number(a.grading?.score ?? 0);
+
+const parsedTimes = new Map<string, number>();
+/** observed_at values repeat (mostly the start of a day): parse each once. */
+function timeOf(iso: string): number {
+  let t = parsedTimes.get(iso);
+  if (t === undefined) {
+    t = Date.parse(iso);
+    if (parsedTimes.size > 10_000) parsedTimes.clear();
+    parsedTimes.set(iso, t);
+  }
+  return t;
+}
 
 export function productPrices(series: SeriesRead[], account: Account, filters: QuoteFilters, printRegion: string | null, now = Date.now()): ProductPrices {
   let withheld = 0;

@@ -51,7 +51,7 @@ export const HistoryResponse = z.object({
     series: z.array(QuoteObject.omit({ amount: true, as_of: true, sample_n: true }).extend({
       points: z.array(z.object({
         date: z.iso.date(), amount: z.number(), low: z.number().optional(), high: z.number().optional(),
-        days: z.number().int().meta({ description: "Days behind a week or month point." }),
+        days: z.number().int().optional().meta({ description: "Days behind a week or month point (absent on daily points)." }),
       })),
     })),
   }),

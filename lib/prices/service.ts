@@ -7,7 +7,7 @@ import { monthsOf, sealedSlug, seriesOfProducts, type SeriesRead } from "./queri
 import { planAllows, planNotes, productPrices, type QuoteFilters } from "./quotes";
 import { SOURCES } from "./sources";
 import { monthKey, unpack } from "./pack";
-import { historyPoints, stats, windowStart, type Interval, type Window } from "./history";
+import { dayRange, historyPoints, stats, windowStart, type Interval, type Window } from "./history";
 
 export const MAX_CURRENT_IDS = 50;
 
@@ -80,7 +80,12 @@ async function historySeries(id: string, account: Account, filters: { source?: s
 async function points(series: SeriesRead[], from: string, to: string) {
   const months = await monthsOf(series.map((s) => s.id), monthKey(from), monthKey(to));
   const by = new Map<number, [string, number][]>();
-  for (const m of months) by.set(m.series_id, [...(by.get(m.series_id) ?? []), ...unpack(m.month, Buffer.from(m.hex, "hex"))]);
+  for (const m of months) {
+    const list = by.get(m.series_id);
+    const got = unpack(m.month, m.amounts);
+    if (list) list.push(...got);
+    else by.set(m.series_id, got);
+  }
   return by;
 }
 
@@ -90,13 +95,14 @@ export async function getHistory(id: string, q: { window: Window; interval: Inte
   const to = new Date(now).toISOString().slice(0, 10);
   const from = windowStart(q.window, to);
   const pts = await points(series, from, to);
+  const days = dayRange(from, to, 7);
   const data = series
     .filter((s) => !(s.source === "INDEX" && s.locale === null && s.printing === null) || !q.source || q.source === "INDEX")
     .map((s) => ({
       source: s.source, variant: s.variant, basis: s.basis, currency: s.currency, locale: s.locale, condition: s.condition, printing: s.printing,
       grading: s.grading_score ? { ...(s.grading_company ? { company: s.grading_company } : {}), score: s.grading_score } : null,
       provenance: s.provenance,
-      points: historyPoints(pts.get(s.id) ?? [], { from, to, interval: q.interval, source: s.source, lastAsOf: s.last_as_of, now }),
+      points: historyPoints(pts.get(s.id) ?? [], { from, to, interval: q.interval, source: s.source, lastAsOf: s.last_as_of, now, days }),
     }))
     .filter((s) => s.points.length);
   return {

@@ -7,26 +7,30 @@ import { unpackRecent } from "./recent";
 // month rows per series.
 
 export type SeriesRead = {
-  id: number; product_kind: string; product_id: string; source: string; variant: string; basis: string; currency: string;
+  id: number; product_id: string; source: string; variant: string; basis: string; currency: string;
   locale: string | null; condition: string | null; printing: string | null; grading_company: string | null; grading_score: string | null;
-  provenance: string; recent: RecentPoint[]; first_as_of: string; last_as_of: string;
+  provenance: string; recent: RecentPoint[]; last_as_of: string;
 };
 
-const COLUMNS = sql`id, product_kind, product_id, source, variant, basis, currency, locale, condition, printing, grading_company,
-  grading_score, provenance, recent, first_as_of::text as first_as_of, last_as_of::text as last_as_of`;
+// Only what quotes and history read: a page of 250 cards with prices parses a few thousand rows.
+const COLUMNS = sql`id, product_id, source, variant, basis, currency, locale, condition, printing, grading_company,
+  grading_score, provenance, recent, last_as_of::text as last_as_of`;
 
 export async function seriesOfProducts(kind: string, ids: string[]): Promise<SeriesRead[]> {
   if (!ids.length) return [];
-  const found = await rows<Omit<SeriesRead, "recent"> & { recent: StoredPoint[] }>(sql`select ${COLUMNS} from price_series
-    where product_kind = ${kind} and product_id = any(${sql.param(ids)}::text[])`);
-  return found.map((s) => ({ ...s, recent: unpackRecent(s.recent) }));
+  const found = await rows<SeriesRead & { recent: unknown }>(sql`select ${COLUMNS} from price_series
+    where product_kind = ${kind} and product_id = any(${sql.param(ids)}::text[])`, undefined, { prepare: true });
+  for (const s of found) s.recent = unpackRecent(s.recent as unknown as StoredPoint[]);
+  return found;
 }
 
-export async function monthsOf(seriesIds: number[], fromMonth: number, toMonth: number): Promise<{ series_id: number; month: number; hex: string }[]> {
+/** Month rows with their packed amounts as bytes (node-postgres gives a Buffer, PGlite a Uint8Array). */
+export async function monthsOf(seriesIds: number[], fromMonth: number, toMonth: number): Promise<{ series_id: number; month: number; amounts: Buffer }[]> {
   if (!seriesIds.length) return [];
-  return rows(sql`select series_id, month, encode(amounts, 'hex') as hex from price_months
+  const found = await rows<{ series_id: number; month: number; amounts: Uint8Array }>(sql`select series_id, month, amounts from price_months
     where series_id = any(${sql.param(seriesIds)}::int[]) and month between ${fromMonth} and ${toMonth}
     order by series_id, month`);
+  return found.map((r) => ({ ...r, amounts: Buffer.isBuffer(r.amounts) ? r.amounts : Buffer.from(r.amounts) }));
 }
 
 /** The canonical id of a sealed product from its sku or slug. */

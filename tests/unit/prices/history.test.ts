@@ -23,8 +23,8 @@ describe("history", () => {
     const daily = historyPoints(pairs, { ...o, interval: "day" });
     for (const interval of ["week", "month"] as const) {
       const pts = historyPoints(pairs, { ...o, interval });
-      expect(pts.reduce((n, p) => n + p.days, 0)).toBe(daily.length);
-      const total = pts.reduce((n, p) => n + p.amount * p.days, 0);
+      expect(pts.reduce((n, p) => n + p.days!, 0)).toBe(daily.length);
+      const total = pts.reduce((n, p) => n + p.amount * p.days!, 0);
       expect(total).toBeCloseTo(daily.reduce((n, p) => n + p.amount, 0), 0);
     }
   });

@@ -6,8 +6,8 @@ import { productPrices, servablePoint } from "@/lib/prices/quotes";
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 let id = 0;
 const series = (o: Partial<SeriesRead> & { points?: [string, number][] }): SeriesRead => ({
-  id: ++id, product_kind: "card", product_id: "c1", source: "CARDMARKET", variant: "TREND", basis: "SOLD", currency: "EUR", locale: "en",
-  condition: "NEAR_MINT", printing: "NORMAL", grading_company: null, grading_score: null, provenance: "Cardmarket (test)", first_as_of: "2026-11-01",
+  id: ++id, product_id: "c1", source: "CARDMARKET", variant: "TREND", basis: "SOLD", currency: "EUR", locale: "en",
+  condition: "NEAR_MINT", printing: "NORMAL", grading_company: null, grading_score: null, provenance: "Cardmarket (test)",
   last_as_of: "2026-11-22",
   recent: (o.points ?? [["2026-11-22", 12], ["2026-11-21", 11]]).map(([as_of, amount]) => ({ as_of, amount, sample_n: 3, observed_at: `${as_of}T00:00:00Z` })),
   ...o,
