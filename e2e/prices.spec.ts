@@ -39,7 +39,16 @@ test("search a card, open it, read its index chart and quotes", async ({ page })
   await expect(page.getByRole("link", { name: "7d" })).toHaveAttribute("aria-current", "page");
 });
 
+test("highest price first lists priced cards only, the dearest first", async ({ page }) => {
+  await page.goto("/cards?q=set.code:base1&sort=price");
+  const cells = page.locator("table.cards tbody tr td.num");
+  await expect(cells.first()).toContainText("€");
+  const values = (await cells.allTextContents()).map((t) => Number(t.replace(/[^0-9.]/g, "")));
+  expect(values.length).toBeGreaterThan(0);
+  expect([...values].sort((a, b) => b - a)).toEqual(values);
+});
+
 test("a query that does not parse is explained, not a crash", async ({ page }) => {
   await page.goto("/cards?q=name:(");
-  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page.locator("p.error-note[role=alert]")).toContainText("needs a value");
 });

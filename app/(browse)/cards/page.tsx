@@ -27,7 +27,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       if (p.cursor) u.set("cursor", String(p.cursor));
       return `/cards?${u}`;
     };
-    const { body } = await listCards({ q, limit: 50, include: "index", cursor: sp.cursor, orderBy: sort }, link);
+    const { body } = await listCards({ q, limit: 50, include: "index", cursor: sp.cursor, orderBy: sort, priced: !!sort }, link);
     rows = body.data as unknown as Row[];
     next = body.links.next;
   } catch (err) {

@@ -16,6 +16,8 @@ import { findSet } from "@/lib/catalog/sets";
 export type CardListInput = {
   q?: string; region?: string; orderBy?: string; order_by?: string; limit: number; cursor?: string;
   select?: string; include?: string; lang?: Lang;
+  /** Only cards with a composite index (the collector pages' price ranking; not an API parameter). */
+  priced?: boolean;
 };
 
 export function cardView(input: { select?: string; include?: string; lang?: Lang }, account?: Account): CardView {
@@ -51,10 +53,11 @@ async function page(spec: SortSpec, input: CardListInput, link: Link, filters: S
   const ast = parseCardQuery(input.q);
   const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)) });
   if (input.region) filters.push(sql`c.print_region = ${input.region}`);
+  if (input.priced) filters.push(sql`c.index_eur is not null`);
   const all = sql.join([where, ...filters], sql` and `);
   const { rows, meta, links } = await keysetPage({
     spec, input, link, included: view.include,
-    fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region }),
+    fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region || !!input.priced }),
   });
   const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   if (withheld.length) meta.withheld = withheld;
