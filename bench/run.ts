@@ -246,23 +246,31 @@ async function benchPrices() {
   const index = await refreshIndex(quiet());
   const indexS = (performance.now() - t) / 1000;
   await rows(sql`vacuum analyze price_series, price_months, index_moves`);
-  const [size] = await rows<{ months: number; series: number }>(sql`
-    select pg_total_relation_size('price_months')::float8 as months, pg_total_relation_size('price_series')::float8 as series`);
+  await rows(sql`vacuum analyze price_docs`);
+  const [size] = await rows<{ months: number; series: number; docs: number }>(sql`
+    select pg_total_relation_size('price_months')::float8 as months, pg_total_relation_size('price_series')::float8 as series,
+      pg_total_relation_size('price_docs')::float8 as docs`);
   const [pts] = await rows<{ n: number }>(sql`select count(*)::float8 as n from price_series`);
   const points = demo.points + ingest.observations;
-  const bytes = Number(size!.months) + Number(size!.series);
+  const bytes = Number(size!.months) + Number(size!.series) + Number(size!.docs);
   results.prices_demo = {
     products: demo.products, series: pts!.n, points, days: demo.days, generate_s: demo.seconds, ingest_today_s: ingestS,
     feed_lines_today: demo.feed_lines, refresh_index_s: indexS, months_bytes: Number(size!.months), series_bytes: Number(size!.series),
+    docs_bytes: Number(size!.docs),
     bytes_per_point: bytes / points, months_bytes_per_point: Number(size!.months) / points,
   };
   console.log(`\nDemo year over the whole catalogue (target < 10 bytes per stored point; refresh-index < 5 min)`);
   console.log(`  ${demo.products} products, ${pts!.n} series, ${points.toLocaleString("en")} points over ${demo.days} days`);
   console.log(`  generation and backfill ${demo.seconds.toFixed(1)} s; today's feeds (${demo.feed_lines} lines) applied in ${ingestS.toFixed(1)} s`);
-  console.log(`  on disk: history ${(Number(size!.months) / 1e6).toFixed(0)} MB + series ${(Number(size!.series) / 1e6).toFixed(0)} MB = ${(bytes / points).toFixed(2)} bytes per point (history alone ${(Number(size!.months) / points).toFixed(2)})`);
+  console.log(`  on disk: history ${(Number(size!.months) / 1e6).toFixed(0)} MB + series ${(Number(size!.series) / 1e6).toFixed(0)} MB + documents ${(Number(size!.docs) / 1e6).toFixed(0)} MB = ${(bytes / points).toFixed(2)} bytes per point (history alone ${(Number(size!.months) / points).toFixed(2)})`);
   console.log(`  refresh-index over ${index.products} products: ${indexS.toFixed(1)} s (${index.moves} moves)`);
   await closeDb();
+  await benchPriceRoutes();
+}
 
+async function benchPriceRoutes() {
+  const { rows, closeDb } = await import("@/lib/db/client");
+  const { sql } = await import("drizzle-orm");
   const previous = process.env.RESPONSE_CACHE_MB;
   process.env.RESPONSE_CACHE_MB = "0";
   const { get } = await import("../tests/helpers/api");
@@ -317,6 +325,7 @@ async function main() {
   if (wants("import")) await benchImport(url);
   if (wants("queries")) await benchQueries();
   if (wants("prices")) await benchPrices();
+  else if (wants("price-routes")) await benchPriceRoutes();
   if (wants("meter")) await benchMeter();
   if (wants("http")) await benchHttp(url);
   mkdirSync("bench/results", { recursive: true });

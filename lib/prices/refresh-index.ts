@@ -5,6 +5,7 @@ import type { Progress } from "@/lib/jobs/progress";
 import { compositeIndex, primaryLocaleOf, type CompositeIndex } from "./composite";
 import { loadFx } from "./fx";
 import { currentFigures, indexHeadlines, recordPriceChanges, setProductIndex } from "./queries/index-job";
+import { rebuildDocs } from "./docs";
 import { applyObservations, type Resolved } from "./store";
 import { movesOf, monthsNeeded } from "./moves";
 import { unpack } from "./pack";
@@ -74,6 +75,8 @@ export async function refreshIndex(p: Progress): Promise<RefreshIndexResult> {
       await applyObservations(obs.slice(i, i + 50_000));
       p.tick(Math.min(50_000, obs.length - i));
     }
+    p.phase("price documents");
+    await rebuildDocs();
     await setProductIndex(headlines);
     await recordPriceChanges(headlines);
     p.phase("moves");

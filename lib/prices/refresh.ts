@@ -10,6 +10,7 @@ import { bumpCatalogVersion } from "@/lib/catalog/queries/sync";
 import type { Progress } from "@/lib/jobs/progress";
 import { parseLine, type Observation } from "./feed";
 import { THIRD_PARTY, type SourceCode } from "./sources";
+import { rebuildDocs } from "./docs";
 import { applyObservations, type Resolved } from "./store";
 import { recordPriceChanges } from "./queries/index-job";
 import { knownProducts } from "./queries/store";
@@ -108,6 +109,7 @@ async function applyBatch(batch: { line: number; obs: Observation[] }[], report:
     }
   }
   const r = await applyObservations(resolved);
+  await rebuildDocs([...new Map(resolved.map((o) => [`${o.productKind}:${o.productId}`, { kind: o.productKind, id: o.productId }])).values()]);
   await recordPriceChanges(r.changed);
   return { points: r.points, series: r.series, changed: r.changed.length };
 }

@@ -1,14 +1,20 @@
 import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildBulk } from "@/lib/bulk/build";
 import { progress } from "@/lib/jobs/progress";
+import { refreshIndex } from "@/lib/prices/refresh-index";
+import { refreshPrices } from "@/lib/prices/refresh";
 import { call, getJson } from "../helpers/api";
 import { makeAccount } from "../helpers/accounts";
 
 // build-bulk, GET /v1/bulk and the downloads: every line read back equals the API's own row.
 
 const quiet = () => progress("test", { quiet: true });
+const PRICED = "base1-10";
 
 async function download(type: string, headers: Record<string, string> = {}) {
   const res = await call("GET", `/v1/bulk/${type}`, { headers });
@@ -18,6 +24,15 @@ const lines = (gz: Buffer) => gunzipSync(gz).toString("utf8").trim().split("\n")
 
 describe("bulk files on local storage", () => {
   beforeAll(async () => {
+    // A priced card of this file's own (other files change theirs while this one runs).
+    const dir = mkdtempSync(path.join(tmpdir(), "bulk-feeds-"));
+    mkdirSync(path.join(dir, "cardmarket"));
+    const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    writeFileSync(path.join(dir, "cardmarket", "bulk.ndjson"), JSON.stringify({
+      product: `card:${PRICED}`, date: day, language: "en", printing: "HOLOFOIL", trend: 40, low: 35, provenance: `Cardmarket (bulk test ${Date.now()})`,
+    }) + "\n");
+    await refreshPrices(dir, quiet());
+    await refreshIndex(quiet());
     await buildBulk(quiet(), ["cards", "sets", "sealed", "index", "prices"]);
   }, 120_000);
 
@@ -44,7 +59,7 @@ describe("bulk files on local storage", () => {
     const sealed = lines((await download("sealed")).bytes);
     expect(sealed.find((s) => s.sku === "SV9-623628")).toEqual((await getJson("/v1/sealed/SV9-623628")).body.data);
     const prices = lines((await download("prices")).bytes);
-    const priced = prices.find((p) => p.card_id)!;
+    const priced = prices.find((p) => p.card_id === PRICED)!;
     const api = (await getJson(`/v1/cards/${priced.card_id}/prices`)).body.data;
     expect(priced).toEqual(api);
     const index = lines((await download("index")).bytes);

@@ -34,9 +34,11 @@ let dir: string;
 
 beforeAll(async () => {
   await query("delete from price_series where product_id = $1", [CARD]);
+  await query("delete from price_docs where product_id = $1", [CARD]);
   // The same hand-made files as an earlier run: forget that they were applied.
   await query("delete from price_feeds");
   await query("delete from price_series where product_id = $1", [SEALED]);
+  await query("delete from price_docs where product_id = $1", [SEALED]);
   await storeRates([day(-3), day(-2), day(-1), day(0)].map((d) => ({ day: d, currency: "USD", per_eur: 1.25 })));
   dir = feeds({
     "cardmarket/a.ndjson": [
@@ -190,6 +192,7 @@ describe("GET /v1/prices/movers", () => {
     const rise = "base1-6";
     const fall = "base1-7";
     await query("delete from price_series where product_id = any($1)", [[rise, fall]]);
+    await query("delete from price_docs where product_id = any($1)", [[rise, fall]]);
     const line = (id: string, date: string, trend: number) => j({ product: `card:${id}`, date, language: "en", printing: "HOLOFOIL", trend });
     const tag = Date.now();
     await refreshPrices(feeds({ [`cardmarket/m${tag}a.ndjson`]: [line(rise, day(-33), 10), line(fall, day(-33), 10)] }), quiet());

@@ -93,3 +93,12 @@ export const bulkFiles = pgTable("bulk_files", {
   rows: integer("rows").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
 });
+
+// Every series of a product with its recent points, as one JSON text: what quotes read. A page
+// of 250 cards with prices is 250 rows here instead of thousands of series rows to parse, and
+// PostgreSQL compresses these texts. Rebuilt by the jobs that write series (lib/prices/docs.ts).
+export const priceDocs = pgTable("price_docs", {
+  productKind: text("product_kind").notNull(),
+  productId: text("product_id").notNull(),
+  doc: text("doc").notNull(),
+}, (t) => [primaryKey({ columns: [t.productKind, t.productId] })]);

@@ -12,16 +12,23 @@ export type SeriesRead = {
   provenance: string; recent: RecentPoint[]; last_as_of: string;
 };
 
-// Only what quotes and history read: a page of 250 cards with prices parses a few thousand rows.
-const COLUMNS = sql`id, product_id, source, variant, basis, currency, locale, condition, printing, grading_company,
-  grading_score, provenance, recent, last_as_of::text as last_as_of`;
+type DocElement = [number, string, string, string, string, string | null, string | null, string | null, string | null, string | null, string, StoredPoint[], string];
 
+/** The series of these products, from their documents (one row and one JSON text per product). */
 export async function seriesOfProducts(kind: string, ids: string[]): Promise<SeriesRead[]> {
   if (!ids.length) return [];
-  const found = await rows<SeriesRead & { recent: unknown }>(sql`select ${COLUMNS} from price_series
+  const docs = await rows<{ product_id: string; doc: string }>(sql`select product_id, doc from price_docs
     where product_kind = ${kind} and product_id = any(${sql.param(ids)}::text[])`, undefined, { prepare: true });
-  for (const s of found) s.recent = unpackRecent(s.recent as unknown as StoredPoint[]);
-  return found;
+  const out: SeriesRead[] = [];
+  for (const d of docs) {
+    for (const e of JSON.parse(d.doc) as DocElement[]) {
+      out.push({
+        id: e[0], product_id: d.product_id, source: e[1], variant: e[2], basis: e[3], currency: e[4], locale: e[5], condition: e[6],
+        printing: e[7], grading_company: e[8], grading_score: e[9], provenance: e[10], recent: unpackRecent(e[11]), last_as_of: e[12],
+      });
+    }
+  }
+  return out;
 }
 
 /** Month rows with their packed amounts as bytes (node-postgres gives a Buffer, PGlite a Uint8Array). */
