@@ -236,7 +236,7 @@ async function benchPrices() {
   const { mkdtempSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const quiet = () => progress("bench", { quiet: true });
-  await rows(sql`truncate price_series, price_months, price_feeds, fx_rates, index_moves`);
+  await rows(sql`truncate price_series, price_months, price_docs, price_feeds, fx_rates, index_moves`);
   const feeds = mkdtempSync(path.join(tmpdir(), "bench-feeds-"));
   const demo = await generateDemo({ days: 365, feedsDir: feeds }, quiet());
   let t = performance.now();
@@ -271,6 +271,9 @@ async function benchPrices() {
 async function benchPriceRoutes() {
   const { rows, closeDb } = await import("@/lib/db/client");
   const { sql } = await import("drizzle-orm");
+  // The writes before leave the checkpointer and autovacuum busy on the same two cores: let them finish.
+  await rows(sql`checkpoint`);
+  await new Promise((r) => setTimeout(r, 5000));
   const previous = process.env.RESPONSE_CACHE_MB;
   process.env.RESPONSE_CACHE_MB = "0";
   const { get } = await import("../tests/helpers/api");
