@@ -273,7 +273,12 @@ async function benchPriceRoutes() {
   const { sql } = await import("drizzle-orm");
   // The writes before leave the checkpointer and autovacuum busy on the same two cores: let them finish.
   await rows(sql`checkpoint`);
-  await new Promise((r) => setTimeout(r, 5000));
+  for (let i = 0; i < 120; i++) {
+    const [busy] = await rows<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where backend_type = 'autovacuum worker'`);
+    if (!busy?.n) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  await new Promise((r) => setTimeout(r, 3000));
   const previous = process.env.RESPONSE_CACHE_MB;
   process.env.RESPONSE_CACHE_MB = "0";
   const { get } = await import("../tests/helpers/api");
