@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { SiteHeader } from "@/app/site-header";
 
 // The landing page: what the API is, one request to try, and where the reference lives.
 // A server component with no client JavaScript.
@@ -8,16 +9,7 @@ const EXAMPLE = `curl -H "X-Api-Key: $KEY" "$BASE/v1/cards?q=name:charizard&limi
 export default function Home() {
   return (
     <div className="site">
-      <header className="site-header">
-        <Link href="/" className="brand">PokéPrice API</Link>
-        <nav aria-label="Main">
-          <Link href="/cards">Cards</Link>
-          <Link href="/docs">API reference</Link>
-          <a href="/v1/openapi.json">OpenAPI</a>
-          <Link href="/dashboard">Dashboard</Link>
-          <Link href="/sign-in">Sign in</Link>
-        </nav>
-      </header>
+      <SiteHeader />
 
       <main className="landing">
         <section className="hero">

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { SiteHeader } from "@/app/site-header";
 import type { ReactNode } from "react";
 import "./browse.css";
 
@@ -7,14 +7,7 @@ import "./browse.css";
 export default function BrowseLayout({ children }: { children: ReactNode }) {
   return (
     <div className="site">
-      <header className="site-header">
-        <Link href="/" className="brand">PokéPrice API</Link>
-        <nav aria-label="Main">
-          <Link href="/cards">Cards</Link>
-          <Link href="/docs">API reference</Link>
-          <Link href="/dashboard">Dashboard</Link>
-        </nav>
-      </header>
+      <SiteHeader current="cards" />
       <main className="browse">{children}</main>
     </div>
   );

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { SiteHeader } from "@/app/site-header";
 import { ApiReference } from "./api-reference";
 
 export const metadata: Metadata = {
@@ -10,15 +10,7 @@ export const metadata: Metadata = {
 export default function DocsPage() {
   return (
     <div className="site docs-page">
-      <header className="site-header">
-        <Link href="/" className="brand">PokéPrice API</Link>
-        <nav aria-label="Main">
-          <Link href="/docs" aria-current="page">API reference</Link>
-          <a href="/v1/openapi.json">OpenAPI</a>
-          <Link href="/dashboard">Dashboard</Link>
-          <Link href="/sign-in">Sign in</Link>
-        </nav>
-      </header>
+      <SiteHeader current="docs" />
       <main>
         <ApiReference specUrl="/v1/openapi.json" />
         <noscript>
