@@ -229,24 +229,17 @@ async function benchHttp(url: string) {
 async function benchPrices() {
   const { rows, closeDb } = await import("@/lib/db/client");
   const { sql } = await import("drizzle-orm");
-  const { generateDemo } = await import("@/lib/prices/demo");
-  const { refreshPrices } = await import("@/lib/prices/refresh");
-  const { refreshIndex } = await import("@/lib/prices/refresh-index");
+  const { runDemoMarket } = await import("@/lib/prices/demo-market");
   const { progress } = await import("@/lib/jobs/progress");
   const { mkdtempSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const quiet = () => progress("bench", { quiet: true });
   await rows(sql`truncate price_series, price_months, price_docs, price_feeds, fx_rates, index_moves`);
   const feeds = mkdtempSync(path.join(tmpdir(), "bench-feeds-"));
-  const demo = await generateDemo({ days: 365, feedsDir: feeds }, quiet());
-  let t = performance.now();
-  const ingest = await refreshPrices(feeds, quiet());
-  const ingestS = (performance.now() - t) / 1000;
-  t = performance.now();
-  const index = await refreshIndex(quiet());
-  const indexS = (performance.now() - t) / 1000;
-  await rows(sql`vacuum analyze price_series, price_months, index_moves`);
-  await rows(sql`vacuum analyze price_docs`);
+  const { demo, prices: ingest, index } = await runDemoMarket({ days: 365, feedsDir: feeds, progress: quiet });
+  const ingestS = ingest.seconds;
+  const indexS = index.seconds;
+  await rows(sql`vacuum analyze price_series, price_months, price_docs, index_moves`);
   const [size] = await rows<{ months: number; series: number; docs: number }>(sql`
     select pg_total_relation_size('price_months')::float8 as months, pg_total_relation_size('price_series')::float8 as series,
       pg_total_relation_size('price_docs')::float8 as docs`);

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rows } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { progress } from "@/lib/jobs/progress";
 
 // The embedded default's first start: no licensed feed exists here, so the demo market is
 // generated in the background while the server already answers (catalogue routes at once,
@@ -15,15 +14,10 @@ export async function demoPricesOnFirstStart(): Promise<void> {
     exists (select 1 from job_runs where job = 'refresh-prices' and last_success_at is not null) as prices`);
   if (!state?.catalog || state.prices) return;
   const days = Number(process.env.DEMO_PRICES_DAYS ?? 365);
-  const { generateDemo } = await import("./demo");
-  const { refreshPrices } = await import("./refresh");
-  const { refreshIndex } = await import("./refresh-index");
+  const { runDemoMarket } = await import("./demo-market");
   const started = Date.now();
   console.log(`[demo-prices] first start: generating ${days} days of demo prices in the background`);
-  const feedsDir = env().PRICE_FEEDS_DIR;
-  const demo = await generateDemo({ days, feedsDir }, progress("demo-prices"));
-  await refreshPrices(feedsDir, progress("refresh-prices"));
-  await refreshIndex(progress("refresh-index"));
+  const { demo } = await runDemoMarket({ days, feedsDir: env().PRICE_FEEDS_DIR });
   // PGlite runs no background checkpointer: without this the year's WAL (about 3 GB) stays on disk.
   await rows(sql`checkpoint`).catch((err) => console.error(`[demo-prices] checkpoint: ${(err as Error).message}`));
   console.log(`[demo-prices] ${demo.points.toLocaleString("en")} points for ${demo.products} products in ${((Date.now() - started) / 1000).toFixed(0)} s`);
