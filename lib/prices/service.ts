@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
-import { selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
-import { parseIds } from "@/lib/catalog/cards/get";
+import { selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
+import { cardIndex, findCard, parseIds } from "@/lib/catalog/cards/get";
 import { pricesOf } from "./embed";
 import { monthsOf, sealedSlug, seriesOfProducts, type SeriesRead } from "./queries/read";
 import { planAllows, planNotes, productPrices, type QuoteFilters } from "./quotes";
@@ -13,13 +13,6 @@ export const MAX_CURRENT_IDS = 50;
 
 export function listSources() {
   return { body: { data: SOURCES, count: SOURCES.length } };
-}
-
-async function card(id: string): Promise<CardDbRow> {
-  const lower = id.toLowerCase();
-  const row = (await selectCardById(id)).find((r) => r.id.toLowerCase() === lower || r.alt_id?.toLowerCase() === lower);
-  if (!row || row.deleted_at) throw new ApiError("CARD_NOT_FOUND", `No card with id or alternate id '${id}'.`, { id });
-  return row;
 }
 
 function pricesBody(productKey: "card_id" | "sealed_id", id: string, series: SeriesRead[], account: Account, filters: QuoteFilters, region: string | null) {
@@ -35,7 +28,7 @@ function pricesBody(productKey: "card_id" | "sealed_id", id: string, series: Ser
 
 /** GET /v1/cards/{id}/prices */
 export async function getCardPrices(id: string, filters: QuoteFilters, account: Account) {
-  const row = await card(id);
+  const row = await findCard(id);
   const { body } = pricesBody("card_id", row.id, await seriesOfProducts("card", [row.id]), account, filters, row.s_print_region);
   return { body, cardIds: [row.id] };
 }
@@ -50,14 +43,8 @@ export async function getSealedPrices(id: string, filters: QuoteFilters, account
 /** GET /v1/prices/current?ids= : up to 50 cards, in the order asked, unknown ids in meta.missing. */
 export async function getCurrentPrices(rawIds: string, account: Account) {
   const ids = parseIds(rawIds, MAX_CURRENT_IDS);
-  const found = await selectCardsByIds(ids);
-  const byId = new Map<string, CardDbRow>();
-  for (const r of found) {
-    if (r.deleted_at) continue;
-    byId.set(r.id.toLowerCase(), r);
-    if (r.alt_id) byId.set(r.alt_id.toLowerCase(), r);
-  }
-  const wanted = ids.map((i) => byId.get(i.toLowerCase()));
+  const byId = cardIndex(await selectCardsByIds(ids));
+  const wanted = ids.map((i) => byId.get(i.toLowerCase())).map((r) => (r?.deleted_at ? undefined : r));
   const present = [...new Map(wanted.filter((r): r is CardDbRow => !!r).map((r) => [r.id, r])).values()];
   const { prices, notes } = await pricesOf("card", present.map((r) => ({ id: r.id, region: r.s_print_region })), account);
   const data = present.map((r) => {
@@ -72,7 +59,7 @@ export async function getCurrentPrices(rawIds: string, account: Account) {
 }
 
 async function historySeries(id: string, account: Account, filters: { source?: string; variant?: string }) {
-  const row = await card(id);
+  const row = await findCard(id);
   const all = (await seriesOfProducts("card", [row.id])).filter((s) => planAllows(account, s));
   return { row, series: all.filter((s) => (!filters.source || s.source === filters.source) && (!filters.variant || s.variant === filters.variant)) };
 }
@@ -122,7 +109,7 @@ export async function headlineHistory(cardId: string, window: Window, now = Date
 
 /** GET /v1/cards/{id}/prices/stats: the composite index over the window. */
 export async function getStats(id: string, q: { window: Window }, now = Date.now()) {
-  const row = await card(id);
+  const row = await findCard(id);
   const { from, to, points: pts } = await headlineHistory(row.id, q.window, now);
   const s = stats(pts);
   return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } }, cardIds: [row.id] };

@@ -10,7 +10,8 @@ type ViewInput = { select?: string; include?: string; lang?: Lang };
 
 export const MAX_BATCH_IDS = 100;
 
-function index(found: CardDbRow[]): Map<string, CardDbRow> {
+/** Rows by lower-case primary and alternate id. */
+export function cardIndex(found: CardDbRow[]): Map<string, CardDbRow> {
   const m = new Map<string, CardDbRow>();
   for (const r of found) {
     m.set(r.id.toLowerCase(), r);
@@ -19,14 +20,20 @@ function index(found: CardDbRow[]): Map<string, CardDbRow> {
   return m;
 }
 
-/** GET /v1/cards/{id}: primary or alternate id, any case. */
-export async function getCard(id: string, input: ViewInput, account?: Account) {
-  const view = cardView(input, account);
-  const row = index(await selectCardById(id)).get(id.toLowerCase());
+/** A live card by primary or alternate id, any case; CARD_NOT_FOUND otherwise. */
+export async function findCard(id: string): Promise<CardDbRow> {
+  const row = cardIndex(await selectCardById(id)).get(id.toLowerCase());
   if (!row) throw new ApiError("CARD_NOT_FOUND", `No card with id or alternate id '${id}'.`, { id });
   if (row.deleted_at) {
     throw new ApiError("CARD_NOT_FOUND", `Card '${row.id}' was removed from the catalogue.`, { id, removed_at: row.deleted_at });
   }
+  return row;
+}
+
+/** GET /v1/cards/{id}: primary or alternate id, any case. */
+export async function getCard(id: string, input: ViewInput, account?: Account) {
+  const view = cardView(input, account);
+  const row = await findCard(id);
   const full = await withImages(view, [row]);
   const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   const body: { data: Record<string, unknown>; meta?: { withheld: string[] } } = { data: presentCard(row, full) };
@@ -54,7 +61,7 @@ export function parseIds(raw: string, max: number): string[] {
 export async function getCardsBatch(input: ViewInput & { ids: string }, account?: Account) {
   const ids = parseIds(input.ids, MAX_BATCH_IDS);
   const view = cardView(input, account);
-  const byId = index(await selectCardsByIds(ids));
+  const byId = cardIndex(await selectCardsByIds(ids));
   const seen = new Set<string>();
   const rows: CardDbRow[] = [];
   const missing: { id: string; alternatives: { id: string; name: string; reason: string }[] }[] = [];
