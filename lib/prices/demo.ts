@@ -292,10 +292,9 @@ function addFeedLine(feed: Map<string, string[]>, prod: Product, d: Def, amount:
         : { product, date: day, "loose-price": Math.round(amount * 100), provenance: d.provenance };
       break;
     case "SNKRDUNK":
-      line = d.variant === "LOW"
-        ? null as never
-        : { product, date: day, language: d.locale, grade: d.grade, price_jpy: Math.round(amount), provenance: d.provenance };
-      if (!line) return;
+      // Its feed line carries the sale price; the asking price series is history only here.
+      if (d.variant === "LOW") return;
+      line = { product, date: day, language: d.locale, grade: d.grade, price_jpy: Math.round(amount), provenance: d.provenance };
       break;
     default:
       line = {

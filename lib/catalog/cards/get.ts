@@ -3,7 +3,7 @@ import type { Account } from "@/lib/accounts/types";
 import { pricesWithheld } from "@/lib/prices/embed";
 import type { Lang } from "@/lib/api/params";
 import { selectAlternatives, selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
-import { cardView, withImages } from "./list";
+import { cardView, withIncludes } from "./list";
 import { presentCard, withheldGroups } from "./present";
 
 type ViewInput = { select?: string; include?: string; lang?: Lang };
@@ -34,7 +34,7 @@ export async function findCard(id: string): Promise<CardDbRow> {
 export async function getCard(id: string, input: ViewInput, account?: Account) {
   const view = cardView(input, account);
   const row = await findCard(id);
-  const full = await withImages(view, [row]);
+  const full = await withIncludes(view, [row]);
   const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   const body: { data: Record<string, unknown>; meta?: { withheld: string[] } } = { data: presentCard(row, full) };
   if (withheld.length) body.meta = { withheld };
@@ -77,7 +77,7 @@ export async function getCardsBatch(input: ViewInput & { ids: string }, account?
   }
   const alternatives = await selectAlternatives(missing.map((m) => m.id));
   for (const m of missing) m.alternatives = alternatives.get(m.id) ?? [];
-  const full = await withImages(view, rows);
+  const full = await withIncludes(view, rows);
   const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   const meta: Record<string, unknown> = { requested: ids.length, count: rows.length, missing };
   if (full.notes?.length) meta.plan_notes = full.notes;

@@ -30,7 +30,7 @@ export function cardView(input: { select?: string; include?: string; lang?: Lang
 }
 
 /** What the answer's includes need beyond the card rows: images, and prices for the caller's plan. */
-export async function withImages(view: CardView, rows: CardDbRow[]): Promise<CardView & { notes?: string[] }> {
+export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<CardView & { notes?: string[] }> {
   let out: CardView & { notes?: string[] } = view;
   if (view.include.has("images")) {
     const images = new Map<string, CardImageRow[]>();
@@ -61,7 +61,7 @@ async function page(spec: SortSpec, input: CardListInput, link: Link, filters: S
   });
   const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   if (withheld.length) meta.withheld = withheld;
-  const full = await withImages(view, rows);
+  const full = await withIncludes(view, rows);
   if (full.notes?.length) meta.plan_notes = full.notes;
   return { ast, rows, body: { data: rows.map((r) => presentCard(r, full)), meta, links } };
 }
