@@ -63,7 +63,7 @@ test("a path with broken percent-encoding is a 400 in the envelope, not Next's p
   expect(await ok.json()).toEqual({ data: { id: "ex10-?", name: "Unown" } });
 });
 
-test("the API answers through the /v1 rewrite with ETags and 304s", async ({ request }) => {
+test("the API answers at /v1 with ETags and 304s", async ({ request }) => {
   const headers = { "X-Api-Key": await trialKey(request) };
   const first = await request.get("/v1/sets/base1?lang=fr", { headers });
   expect(first.status()).toBe(200);
