@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { buildIfStale } from "../scripts/build-if-stale";
@@ -155,14 +155,32 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 }
 
 let apiKeys: string[] = [];
+let serverPid: number | undefined;
+
+/**
+ * CPU the server process has used, in µs (Linux /proc; undefined elsewhere). Per request it is
+ * a steadier figure than req/s on a machine whose neighbours take cores at random.
+ */
+function serverCpuUs(): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${serverPid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(f[11]) + Number(f[12])) * (1e6 / 100);
+  } catch {
+    return undefined;
+  }
+}
+
 async function load(name: string, url: string, seconds = Number(process.env.BENCH_SECONDS ?? 10)) {
   const u = new URL(url);
+  const cpu0 = serverCpuUs();
   const r = await autocannon({
     url: u.origin, connections: 8, duration: seconds, pipelining: 1,
     requests: apiKeys.map((k) => ({ method: "GET", path: u.pathname + u.search, headers: { "x-api-key": k } })),
   });
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpu1 = serverCpuUs();
+  const cpuUs = cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.requests.total : Number.NaN;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu_us_per_request: cpuUs };
 }
 
 async function serve(url: string, extraEnv: Record<string, string>) {
@@ -173,6 +191,7 @@ async function serve(url: string, extraEnv: Record<string, string>) {
     env, stdio: ["ignore", "ignore", "inherit"], detached: true,
   });
   await waitFor(`http://127.0.0.1:${PORT}/v1/health`, child);
+  serverPid = child.pid;
   return {
     base: `http://127.0.0.1:${PORT}`,
     stop: async () => {
@@ -198,11 +217,12 @@ async function httpRound(url: string, label: string, extraEnv: Record<string, st
     runs.push(await load("bare route again", `${base}/api/bench`));
     const bare = (runs[0]!.rps + runs[runs.length - 1]!.rps) / 2;
     const bareP99 = Math.max(runs[0]!.p99, runs[runs.length - 1]!.p99);
+    const bareCpu = (runs[0]!.cpu_us_per_request + runs[runs.length - 1]!.cpu_us_per_request) / 2;
     console.log(`\n${label}`);
     for (const r of runs) {
-      console.log(`  ${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / bare).toFixed(2)}  p99 ×${(r.p99 / bareP99).toFixed(1)}`);
+      console.log(`  ${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / bare).toFixed(2)}  p99 ×${(r.p99 / bareP99).toFixed(1)}  server CPU ${r.cpu_us_per_request.toFixed(0).padStart(5)} µs/req (bare/route ${(bareCpu / r.cpu_us_per_request).toFixed(2)})`);
     }
-    return { bare_rps: bare, runs: runs.map((r) => ({ ...r, ratio_to_bare: r.rps / bare })) };
+    return { bare_rps: bare, bare_cpu_us: bareCpu, runs: runs.map((r) => ({ ...r, ratio_to_bare: r.rps / bare, cpu_ratio_bare_to_route: bareCpu / r.cpu_us_per_request })) };
   } finally {
     await server.stop();
   }
@@ -215,7 +235,7 @@ async function benchHttp(url: string) {
   await closeDb();
   const secs = process.env.BENCH_SECONDS ?? 10;
   console.log(`\nHTTP under autocannon: 8 connections, ${secs} s per figure, next start, ${apiKeys.length} growth keys metered on Redis; ratios within each round`);
-  console.log(`(targets: card route ≥ 0.70 of bare req/s, p99 ≤ 2× bare)`);
+  console.log(`(targets: card route ≥ 0.70 of bare req/s, p99 ≤ 2× bare; server CPU per request shown as bare/route, the same ratio without the load generator's noise)`);
   results.http = {
     cached: await httpRound(url, "Round 1: response cache on (the default, 64 MB)", { RESPONSE_CACHE_MB: "64" }),
     uncached: await httpRound(url, "Round 2: response cache off (RESPONSE_CACHE_MB=0): every request queries PostgreSQL", { RESPONSE_CACHE_MB: "0" }),
@@ -247,14 +267,15 @@ async function benchPrices() {
   const points = demo.points + ingest.observations;
   const bytes = Number(size!.months) + Number(size!.series) + Number(size!.docs);
   results.prices_demo = {
-    products: demo.products, series: pts!.n, points, days: demo.days, generate_s: demo.seconds, ingest_today_s: ingestS,
-    feed_lines_today: demo.feed_lines, refresh_index_s: indexS, months_bytes: Number(size!.months), series_bytes: Number(size!.series),
+    products: demo.products, series: pts!.n, points, days: demo.days, generate_s: demo.seconds, ingest_s: ingestS,
+    feed_lines_today: demo.feed_lines, history_lines: demo.history_lines, history_file_bytes: demo.history_bytes, refresh_index_s: indexS, months_bytes: Number(size!.months), series_bytes: Number(size!.series),
     docs_bytes: Number(size!.docs),
     bytes_per_point: bytes / points, months_bytes_per_point: Number(size!.months) / points,
   };
   console.log(`\nDemo year over the whole catalogue (target < 10 bytes per stored point; refresh-index < 5 min)`);
   console.log(`  ${demo.products} products, ${pts!.n} series, ${points.toLocaleString("en")} points over ${demo.days} days`);
-  console.log(`  generation and backfill ${demo.seconds.toFixed(1)} s; today's feeds (${demo.feed_lines} lines) applied in ${ingestS.toFixed(1)} s`);
+  console.log(`  generation ${demo.seconds.toFixed(1)} s: ${demo.history_lines} history lines (${(demo.history_bytes / 1e6).toFixed(0)} MB gzip), ${demo.feed_lines} lines for today, the index's past days`);
+  console.log(`  refresh-prices applied ${ingest.observations.toLocaleString("en")} points from those files in ${ingestS.toFixed(1)} s`);
   console.log(`  on disk: history ${(Number(size!.months) / 1e6).toFixed(0)} MB + series ${(Number(size!.series) / 1e6).toFixed(0)} MB + documents ${(Number(size!.docs) / 1e6).toFixed(0)} MB = ${(bytes / points).toFixed(2)} bytes per point (history alone ${(Number(size!.months) / points).toFixed(2)})`);
   console.log(`  refresh-index over ${index.products} products: ${indexS.toFixed(1)} s (${index.moves} moves)`);
   await closeDb();

@@ -33,8 +33,17 @@ export function optionsResponse(req: Request, allow: string): Response {
 export function requestId(req: Request): string {
   const incoming = req.headers.get("x-request-id");
   if (incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming)) return incoming;
-  return `req_${randomBytes(12).toString("hex")}`;
+  if (idAt + 12 > idPool.length) {
+    idPool = randomBytes(12 * 1024);
+    idAt = 0;
+  }
+  return `req_${idPool.toString("hex", idAt, (idAt += 12))}`;
 }
+
+// Random bytes for request ids, drawn 1024 ids at a time: one system call per request showed
+// in the profile of a cached answer.
+let idPool = Buffer.alloc(0);
+let idAt = 0;
 
 export function errorBody(err: ApiError, reqId: string): string {
   const error: Record<string, unknown> = { code: err.code, message: err.message, request_id: reqId };

@@ -4,7 +4,8 @@ import { refreshPrices, type RefreshPricesResult } from "./refresh";
 import { refreshIndex, type RefreshIndexResult } from "./refresh-index";
 
 // The demo market end to end, as the job, the embedded first start and the benchmarks run it:
-// the year's figures, then today's feed files applied, then the index.
+// the feed files (a year's history per source and today's daily files) and the index's past
+// days, then refresh-prices applying the files, then refresh-index for today.
 
 export type DemoMarket = {
   demo: DemoResult;

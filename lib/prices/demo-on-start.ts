@@ -17,8 +17,8 @@ export async function demoPricesOnFirstStart(): Promise<void> {
   const { runDemoMarket } = await import("./demo-market");
   const started = Date.now();
   console.log(`[demo-prices] first start: generating ${days} days of demo prices in the background`);
-  const { demo } = await runDemoMarket({ days, feedsDir: env().PRICE_FEEDS_DIR });
+  const { demo, prices } = await runDemoMarket({ days, feedsDir: env().PRICE_FEEDS_DIR });
   // PGlite runs no background checkpointer: without this the year's WAL (about 3 GB) stays on disk.
   await rows(sql`checkpoint`).catch((err) => console.error(`[demo-prices] checkpoint: ${(err as Error).message}`));
-  console.log(`[demo-prices] ${demo.points.toLocaleString("en")} points for ${demo.products} products in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`[demo-prices] ${(demo.points + prices.observations).toLocaleString("en")} points for ${demo.products} products in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { pipeline } from "node:stream/promises";
+import { createGzip, gzipSync, type Gzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { rows } from "@/lib/db/client";
 import type { RecentPoint } from "@/lib/db/schema";
@@ -16,10 +17,12 @@ import { upsertSeries, writeMonths, type SeriesRow } from "./queries/store";
 import { RECENT_POINTS } from "./store";
 import { setProductIndex } from "./queries/index-job";
 
-// demo-prices: a year of daily figures for the seven sources over the real catalogue. The
-// year before today goes straight into the store (as a provider's history backfill would);
-// today's figures are written as feed files in each provider's own shape, for refresh-prices
-// to apply, and refresh-index to turn into today's index. Every figure says "(demo data)".
+// demo-prices: a year of daily feeds for the seven sources over the real catalogue. The six
+// providers' days before today are written as one history file each (their back catalogue,
+// one series per line), today's figures as feed files in each provider's own shape: all of it
+// for refresh-prices to validate and apply. The INDEX is derived, never delivered: its past
+// days are computed here on refresh-index's rule and stored as refresh-index would have
+// stored them day by day; refresh-index then computes today's. Every figure says "(demo data)".
 
 const DAY = 86_400_000;
 const CURRENCIES = { USD: 1.08, JPY: 162, GBP: 0.86 } as const;
@@ -96,7 +99,10 @@ function sealedSeries(): Def[] {
   ];
 }
 
-export type DemoResult = { products: number; series: number; points: number; feed_lines: number; days: number; seconds: number };
+/** `points`: the INDEX history stored directly; the providers' points arrive through the files. */
+export type DemoResult = {
+  products: number; series: number; points: number; feed_lines: number; history_lines: number; history_bytes: number; days: number; seconds: number;
+};
 
 export async function generateDemo(opts: { days: number; feedsDir: string; today?: string }, p: Progress): Promise<DemoResult> {
   const started = Date.now();
@@ -105,7 +111,8 @@ export async function generateDemo(opts: { days: number; feedsDir: string; today
   const dayStr = Array.from({ length: opts.days }, (_, d) => new Date(t0 + d * DAY).toISOString().slice(0, 10));
   const fx = await demoRates(dayStr, opts.feedsDir);
   const feed = new Map<string, string[]>();
-  const result: DemoResult = { products: 0, series: 0, points: 0, feed_lines: 0, days: opts.days, seconds: 0 };
+  const history = new HistoryWriters(opts.feedsDir, dayStr[0]!, dayStr.at(-2) ?? dayStr[0]!);
+  const result: DemoResult = { products: 0, series: 0, points: 0, feed_lines: 0, history_lines: 0, history_bytes: 0, days: opts.days, seconds: 0 };
 
   p.phase("cards");
   const cards = await rows<DemoCard & { variantsJson: unknown }>(sql`
@@ -116,7 +123,7 @@ export async function generateDemo(opts: { days: number; feedsDir: string; today
       const r = rng(`demo:${c.id}`);
       return { kind: "card", id: c.id, primary: primaryLocaleOf(c.printRegion), level: baseLevel(c, r), defs: cardSeries(c, r), r };
     });
-    await writeChunk(chunk, dayStr, fx, feed, result);
+    await writeChunk(chunk, dayStr, fx, feed, history, result);
     p.tick(chunk.length);
   }
   p.phase("sealed products");
@@ -130,9 +137,10 @@ export async function generateDemo(opts: { days: number; feedsDir: string; today
       const age = Math.max(1, Math.pow(1.18, Number(today.slice(0, 4)) - year));
       return { kind: "sealed", id: s.slug, primary: "en", level: base * Math.min(age, 40) * Math.exp(gauss(r) * 0.3), defs: sealedSeries(), r };
     });
-    await writeChunk(chunk, dayStr, fx, feed, result);
+    await writeChunk(chunk, dayStr, fx, feed, history, result);
     p.tick(chunk.length);
   }
+  Object.assign(result, await history.close());
   for (const [source, lines] of feed) {
     const dir = path.join(opts.feedsDir, source.toLowerCase());
     mkdirSync(dir, { recursive: true });
@@ -146,7 +154,7 @@ export async function generateDemo(opts: { days: number; feedsDir: string; today
 type Product = { kind: string; id: string; primary: string; level: number; defs: Def[]; r: Rng };
 type Fx = (currency: string, d: number) => number;
 
-async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map<string, string[]>, result: DemoResult) {
+async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map<string, string[]>, history: HistoryWriters, result: DemoResult) {
   const series: SeriesRow[] = [];
   const months: { key: string; month: number; amounts: Buffer }[] = [];
   const heads: { kind: string; id: string; eur: number | null; as_of: string | null }[] = [];
@@ -169,13 +177,10 @@ async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map
       return v;
     });
     prod.defs.forEach((d, i) => {
-      const row = defRow(prod, d, values[i]!, days, hist);
-      if (!row) return;
-      series.push(row.series);
-      months.push(...row.months);
-      result.points += row.points;
+      history.add(d.source, historyLine(prod, d, values[i]!, days[0]!, hist));
       addFeedLine(feed, prod, d, values[i]![n - 1]!, days[n - 1]!);
     });
+    result.series += prod.defs.length;
     // The index history, on the same rule as refresh-index: per day, per locale and printing,
     // the median in EUR of one figure per source (a figure read every 48 h carries over).
     const inputs: IndexInput[] = prod.defs.map((d) => ({
@@ -222,6 +227,7 @@ async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map
     if (!Number.isNaN(lastHead)) heads.push({ kind: prod.kind, id: prod.id, eur: lastHead, as_of: days[hist - 1]! });
   }
   result.series += series.length;
+  await history.drain();
   const ids = await upsertSeries(series);
   await writeMonths(months.map((m) => ({ series_id: ids.get(m.key)!, month: m.month, amounts: m.amounts })));
   await setProductIndex(heads);
@@ -231,6 +237,68 @@ async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map
 function latest(v: Float64Array, t: number, cadence: number): number {
   for (let k = t; k >= 0 && k > t - cadence; k--) if (!Number.isNaN(v[k]!)) return v[k]!;
   return Number.NaN;
+}
+
+/** A series' days before today as its provider's back catalogue sends them (docs/price-feeds.md). */
+function historyLine(prod: Product, d: Def, v: Float64Array, from: string, hist: number): string | null {
+  const amounts: (number | null)[] = new Array(hist);
+  let any = false;
+  for (let t = 0; t < hist; t++) {
+    const a = v[t]!;
+    amounts[t] = Number.isNaN(a) ? null : a;
+    any ||= !Number.isNaN(a);
+  }
+  if (!any) return null;
+  const grading = d.grade ? { company: d.grade.split(" ")[0], score: d.grade.split(" ")[1] } : null;
+  return JSON.stringify({
+    product: `${prod.kind}:${prod.id}`, variant: d.variant, basis: d.basis, currency: d.currency, locale: d.locale, condition: d.condition,
+    printing: d.printing, grading, provenance: d.provenance, sample_n: 3 + Math.floor(prod.r() * 40), from, amounts,
+  });
+}
+
+/** One gzip history file per source, written as the products are generated (about 1 GB of JSON in all). */
+class HistoryWriters {
+  private readonly out = new Map<string, { gz: Gzip; file: string; lines: string[]; done: Promise<void> }>();
+  private lines = 0;
+
+  constructor(private readonly dir: string, private readonly from: string, private readonly to: string) {}
+
+  add(source: string, line: string | null): void {
+    if (!line) return;
+    let w = this.out.get(source);
+    if (!w) {
+      const sub = path.join(this.dir, source.toLowerCase());
+      mkdirSync(sub, { recursive: true });
+      // The demo's back catalogue is regenerated whole: an older one would only be applied again.
+      for (const old of readdirSync(sub).filter((n) => /^history-.*\.demo\.ndjson\.gz$/.test(n))) rmSync(path.join(sub, old));
+      const file = path.join(sub, `history-${this.from}-${this.to}.demo.ndjson.gz`);
+      const gz = createGzip();
+      this.out.set(source, (w = { gz, file, lines: [], done: pipeline(gz, createWriteStream(file)) }));
+    }
+    w.lines.push(line);
+    this.lines++;
+  }
+
+  /** Hands the buffered lines to the compressors, waiting while they are behind. */
+  async drain(): Promise<void> {
+    for (const w of this.out.values()) {
+      if (!w.lines.length) continue;
+      const ok = w.gz.write(w.lines.join("\n") + "\n");
+      w.lines = [];
+      if (!ok) await new Promise((r) => w.gz.once("drain", r));
+    }
+  }
+
+  async close(): Promise<{ history_lines: number; history_bytes: number }> {
+    await this.drain();
+    let bytes = 0;
+    for (const w of this.out.values()) {
+      w.gz.end();
+      await w.done;
+      bytes += statSync(w.file).size;
+    }
+    return { history_lines: this.lines, history_bytes: bytes };
+  }
 }
 
 /** `samples`: the sample_n of every point (INDEX: sources agreeing); otherwise a plausible count. */

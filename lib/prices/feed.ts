@@ -12,26 +12,36 @@ const product = z.string().regex(/^(card|sealed):.+$/, "product must be card:<id
 const money = z.number().positive().finite().max(10_000_000);
 const count = z.number().int().min(0).nullable().optional();
 
-export const Observation = z.object({
+/** Everything that names a series: the product and every descriptor but the figure and its day. */
+export const SeriesFields = z.object({
   source: z.string(),
   product,
   variant: z.enum(REFERENCE.price_variants).exclude(["INDEX"]),
   basis: z.enum(REFERENCE.price_bases).exclude(["DERIVED"]),
-  amount: money,
   currency: z.enum(REFERENCE.currencies),
   locale: z.enum(REFERENCE.locales).nullable(),
   condition: z.enum(REFERENCE.conditions).nullable(),
   printing: z.enum(REFERENCE.printings).nullable(),
   grading: z.object({ company: z.enum(REFERENCE.grading_companies).optional(), score: z.string().min(1).max(8) }).nullable(),
+  provenance: z.string().min(1).max(80),
+});
+
+export const gradedRule = [
+  (o: { variant: string; grading: unknown }) => (o.variant === "MEDIAN_GRADED") === (o.grading !== null),
+  { message: "graded rows are MEDIAN_GRADED, and MEDIAN_GRADED rows are graded" },
+] as const;
+
+export const Observation = SeriesFields.extend({
+  amount: money,
   as_of: day,
   /** When the figure was read; the start of `as_of` (UTC) when the provider gives no time. */
   observed_at: z.iso.datetime({ offset: true }).optional(),
   sample_n: count,
-  provenance: z.string().min(1).max(80),
-}).refine((o) => (o.variant === "MEDIAN_GRADED") === (o.grading !== null), {
-  message: "graded rows are MEDIAN_GRADED, and MEDIAN_GRADED rows are graded",
-});
+}).refine(...gradedRule);
 export type Observation = z.output<typeof Observation>;
+
+/** A figure's bounds, for callers that check many figures without a schema per figure. */
+export const validAmount = (v: number): boolean => Number.isFinite(v) && v > 0 && v <= 10_000_000;
 
 const graded = (grade: string | null | undefined) => {
   if (!grade) return null;

@@ -46,3 +46,24 @@ export function monthsBetween(from: string, to: string): number[] {
   }
   return out;
 }
+
+/** `day` plus `n` days (YYYY-MM-DD, UTC). */
+export const addDays = (day: string, n: number): string => new Date(Date.parse(day) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Calls `fn` for `n` consecutive days from `from` with each day's month key and index in its
+ * month, by counting instead of formatting dates: history files hold hundreds of millions.
+ */
+export function eachDay(from: string, n: number, fn: (i: number, month: number, index: number) => void): void {
+  let month = monthKey(from);
+  let index = dayIndex(from);
+  let length = daysInMonth(month);
+  for (let i = 0; i < n; i++) {
+    fn(i, month, index);
+    if (++index === length) {
+      index = 0;
+      month = month % 100 === 12 ? month + 89 : month + 1;
+      length = daysInMonth(month);
+    }
+  }
+}
