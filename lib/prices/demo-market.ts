@@ -17,7 +17,8 @@ export async function runDemoMarket(o: { days: number; feedsDir: string; progres
   const p = o.progress ?? ((job: string) => terminal(job));
   const demo = await generateDemo({ days: o.days, feedsDir: o.feedsDir }, p("demo-prices"));
   const started = Date.now();
-  const prices = { ...(await refreshPrices(o.feedsDir, p("refresh-prices"))), seconds: (Date.now() - started) / 1000 };
+  // refresh-index follows at once and rebuilds every quote document: written once, not twice.
+  const prices = { ...(await refreshPrices(o.feedsDir, p("refresh-prices"), { docs: false })), seconds: (Date.now() - started) / 1000 };
   const index = await refreshIndex(p("refresh-index"));
   return { demo, prices, index };
 }

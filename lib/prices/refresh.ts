@@ -50,14 +50,18 @@ async function* lines(file: string): AsyncGenerator<string> {
   for await (const line of createInterface({ input, crlfDelay: Infinity })) yield line;
 }
 
-export async function refreshPrices(dir: string, p: Progress, opts: { force?: boolean } = {}): Promise<RefreshPricesResult> {
+/**
+ * `docs: false` leaves the products' quote documents to a refresh-index that runs next (it
+ * rebuilds every document): written twice, each document would leave a dead copy on disk.
+ */
+export async function refreshPrices(dir: string, p: Progress, opts: { force?: boolean; docs?: boolean } = {}): Promise<RefreshPricesResult> {
   const db = await getDb();
   const result: RefreshPricesResult = { files: [], observations: 0, series: 0, products_changed: 0 };
   // Documents and PRICE change rows once per product and run, however many files touched it.
   const touched = new Map<string, { kind: string; id: string }>();
   const changed = new Map<string, { kind: string; id: string }>();
   const settle = async () => {
-    await rebuildDocs([...touched.values()]);
+    if (opts.docs !== false) await rebuildDocs([...touched.values()]);
     await recordPriceChanges([...changed.values()]);
     result.products_changed = changed.size;
   };

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
-  customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid,
+  customType, date, doublePrecision, index, integer, json, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid,
 } from "drizzle-orm/pg-core";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
@@ -31,7 +31,8 @@ export const priceSeries = pgTable("price_series", {
   gradingCompany: text("grading_company"),
   gradingScore: text("grading_score"),
   provenance: text("provenance").notNull(),
-  recent: jsonb("recent").$type<StoredPoint[]>().notNull(),
+  // json, not jsonb: the three points as text are half the size, and they are only ever read whole.
+  recent: json("recent").$type<StoredPoint[]>().notNull(),
   firstAsOf: date("first_as_of", { mode: "string" }).notNull(),
   lastAsOf: date("last_as_of", { mode: "string" }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),

@@ -17,7 +17,7 @@ export async function currentFigures(db?: Db): Promise<Map<string, ProductFigure
       (s.grading_company is not null or s.grading_score is not null) as graded,
       (s.recent->0->>1)::float8 as amount, s.recent->0->>0 as as_of, s.provenance, c.print_region
     from price_series s left join cards c on s.product_kind = 'card' and c.id = s.product_id
-    where s.source <> 'INDEX' and jsonb_array_length(s.recent) > 0`, db);
+    where s.source <> 'INDEX' and json_array_length(s.recent) > 0`, db);
   const out = new Map<string, ProductFigures>();
   for (const r of found) {
     const ref = `${r.product_kind}:${r.product_id}`;

@@ -44,7 +44,7 @@ export async function upsertSeries(series: SeriesRow[], db?: Db): Promise<Map<st
     const written = await rows<{ id: number; key_hash: string }>(sql`
       insert into price_series (key_hash, product_kind, product_id, source, variant, basis, currency, locale, condition, printing,
         grading_company, grading_score, provenance, recent, first_as_of, last_as_of)
-      select k, pk, pid, src, v, b, cur, loc, cond, pr, gc, gs, prov, rec::jsonb, f::date, l::date
+      select k, pk, pid, src, v, b, cur, loc, cond, pr, gc, gs, prov, rec::json, f::date, l::date
       from unnest(${sql.param(hashes)}::uuid[], ${col(part, "product_kind")}::text[], ${col(part, "product_id")}::text[],
         ${col(part, "source")}::text[], ${col(part, "variant")}::text[], ${col(part, "basis")}::text[], ${col(part, "currency")}::text[],
         ${col(part, "locale")}::text[], ${col(part, "condition")}::text[], ${col(part, "printing")}::text[],
