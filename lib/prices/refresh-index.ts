@@ -6,6 +6,7 @@ import { compositeIndex, primaryLocaleOf, type CompositeIndex } from "./composit
 import { loadFx } from "./fx";
 import { currentFigures, indexHeadlines, recordPriceChanges, setProductIndex } from "./queries/index-job";
 import { rebuildDocs } from "./docs";
+import { vacuumAnalyze } from "@/lib/db/maintenance";
 import { applyObservations, type Resolved } from "./store";
 import { movesOf, monthsNeeded } from "./moves";
 import { unpack } from "./pack";
@@ -81,6 +82,8 @@ export async function refreshIndex(p: Progress): Promise<RefreshIndexResult> {
     await recordPriceChanges(headlines);
     p.phase("moves");
     const moves = await computeMoves();
+    p.phase("vacuum");
+    await vacuumAnalyze(["cards", "sealed_products", "price_series", "price_months", "price_docs", "index_moves"]);
     const result = {
       products, indexed: obs.filter((o) => o.locale === null).length, changed: headlines.length, missing_rates: missing, moves,
       seconds: (Date.now() - started) / 1000,

@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import { createGunzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { getDb, rows } from "@/lib/db/client";
+import { vacuumAnalyze } from "@/lib/db/maintenance";
 import { recordFailure, recordSuccess } from "@/lib/catalog/queries/jobs";
 import { bumpCatalogVersion } from "@/lib/catalog/queries/sync";
 import type { Progress } from "@/lib/jobs/progress";
@@ -86,6 +87,7 @@ export async function refreshPrices(dir: string, p: Progress, opts: { force?: bo
     }
     p.phase("documents");
     await settle();
+    if (result.observations) await vacuumAnalyze(["price_series", "price_months", "price_docs"]);
     await recordSuccess(db, "refresh-prices", { files: result.files.filter((f) => !f.skipped).length, observations: result.observations, rejected: result.files.reduce((n, f) => n + f.rejected, 0) });
     if (result.products_changed) await bumpCatalogVersion(db);
     return result;
