@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { HOUSES } from "./standards";
+
+// Inputs and answers of the centering routes. A ratio may be written as a person says it
+// ("53.5/46.5") or as the share of the first border (53.5).
+
+const Ratio = z.union([
+  z.number().min(0).max(100),
+  z.string().regex(/^\s*\d{1,3}(\.\d+)?\s*\/\s*\d{1,3}(\.\d+)?\s*$/, "a ratio such as 53.5/46.5"),
+]).transform((v, ctx) => {
+  if (typeof v === "number") return v;
+  const [a, b] = v.split("/").map(Number) as [number, number];
+  if (Math.abs(a + b - 100) > 0.5) {
+    ctx.addIssue({ code: "custom", message: "the two sides of a ratio add up to 100" });
+    return z.NEVER;
+  }
+  return a;
+}).meta({ description: "53.5/46.5, or 53.5 (the first border's share of the two)", examples: ["53.5/46.5", 53.5] });
+
+export const FaceRatios = z.strictObject({ left_right: Ratio, top_bottom: Ratio });
+
+export const GradeBody = z.strictObject({
+  front: FaceRatios,
+  back: FaceRatios.optional(),
+});
+
+const BandRef = z.object({ grade: z.string(), label: z.string() }).nullable();
+
+export const CeilingObject = z.object({
+  house: z.enum(HOUSES),
+  max_grade: z.string().nullable().meta({ description: "The best grade centering allows; null below the house's last band." }),
+  label: z.string().nullable(),
+  status: z.enum(["official", "interpreted"]).nullable(),
+  front: BandRef,
+  back: BandRef.meta({ description: "Null when no back was given." }),
+  limited_by: z.enum(["front", "back"]).nullable(),
+  next_grade: z.string().nullable(),
+  to_next_band: z.number().nullable().meta({ description: "Percentage points the limiting axis must move toward 50/50 to reach next_grade." }),
+});
+
+const Shown = z.object({ left_right: z.string(), top_bottom: z.string() });
+
+export const GradeResponse = z.object({
+  data: z.object({ front: Shown, back: Shown.nullable(), ceilings: z.array(CeilingObject) }),
+});
+
+export const StandardsResponse = z.object({
+  data: z.array(z.object({
+    house: z.enum(HOUSES),
+    name: z.string(),
+    sources: z.array(z.string()),
+    bands: z.array(z.object({
+      grade: z.string(), label: z.string(), front: z.string(), front_better_axis: z.string().nullable(), back: z.string(),
+      status: z.enum(["official", "interpreted"]), note: z.string().nullable(),
+    })),
+  })),
+  count: z.number().int(),
+});
