@@ -33,6 +33,14 @@ function tidy(node: unknown, io: "input" | "output"): unknown {
   return o;
 }
 
+/** How the trial reaches a route above its plan: not at all, with its credits, or with counted calls. */
+const trialAccess = (spec: RouteSpec): "none" | "credits" | "calls" => (!spec.cost.trial ? "none" : spec.cost.trial === "credits" ? "credits" : "calls");
+const TRIAL_TEXT = {
+  none: "not on the trial",
+  credits: "the trial may call it with its credits after email confirmation",
+  calls: "the trial has a few counted calls after email confirmation",
+} as const;
+
 function parameters(spec: RouteSpec, components: Json): Json[] {
   const out: Json[] = [];
   const add = (where: "path" | "query", obj: z.ZodType | undefined) => {
@@ -103,14 +111,14 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     const op: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
-      description: [spec.description, `**Cost:** ${spec.cost.text}.`, spec.cost.minPlan ? `**Minimum plan:** ${spec.cost.minPlan}.` : ""]
+      description: [spec.description, `**Cost:** ${spec.cost.text}.`, spec.cost.minPlan ? `**Minimum plan:** ${spec.cost.minPlan}; ${TRIAL_TEXT[trialAccess(spec)]}.` : ""]
         .filter(Boolean).join("\n\n"),
       tags: spec.tags,
       parameters: parameters(spec, components),
       responses,
       security: keyed ? [{ ApiKey: [] }, { Bearer: [] }] : spec.auth === "admin" ? [{ AdminToken: [] }] : [],
       "x-credit-cost": spec.cost.text,
-      ...(spec.cost.minPlan ? { "x-min-plan": spec.cost.minPlan } : {}),
+      ...(spec.cost.minPlan ? { "x-min-plan": spec.cost.minPlan, "x-trial": trialAccess(spec) } : {}),
     };
     if (spec.body) {
       op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(spec.body, "input", components) } } };

@@ -50,7 +50,10 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
     return new ApiError("INVALID_PARAMETER", `Header ${param}: ${issue.code === "invalid_type" ? "required" : issue.message}.`, { header: param });
   }
   if (where === "body") {
-    return new ApiError("INVALID_PARAMETER", param ? `${param}: ${issue.message}` : issue.message, { parameter: param || "body" });
+    // An unknown field is named itself, as an unknown query parameter is.
+    const field = issue.code === "unrecognized_keys" ? [param, issue.keys[0]].filter(Boolean).join(".") : param;
+    const message = issue.code === "unrecognized_keys" ? `Unknown field '${field}'.` : param ? `${param}: ${issue.message}` : issue.message;
+    return new ApiError("INVALID_PARAMETER", message, { parameter: field || "body" });
   }
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0]!;

@@ -15,14 +15,14 @@ const Ratio = z.union([
     return z.NEVER;
   }
   return a;
-}).meta({ description: "53.5/46.5, or 53.5 (the first border's share of the two)", examples: ["53.5/46.5", 53.5] });
+}).meta({ description: "53.5/46.5, or 53.5 (the first border's share of the two)", example: "53.5/46.5" });
 
 export const FaceRatios = z.strictObject({ left_right: Ratio, top_bottom: Ratio });
 
 export const GradeBody = z.strictObject({
   front: FaceRatios,
   back: FaceRatios.optional(),
-});
+}).meta({ example: { front: { left_right: "53.5/46.5", top_bottom: "51/49" }, back: { left_right: "70/30", top_bottom: "60/40" } } });
 
 const BandRef = z.object({ grade: z.string(), label: z.string() }).nullable();
 

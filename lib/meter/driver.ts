@@ -1,5 +1,5 @@
 import { MemoryMeter } from "./memory";
-import { ioredisClient, ScriptMeter, upstashClient } from "./redis";
+import { ioredisClient, ScriptMeter, upstashClient, type ScriptClient } from "./redis";
 import type { MeterDriver } from "./types";
 
 // REDIS_URL → ioredis; UPSTASH_REDIS_REST_URL and _TOKEN → @upstash/redis over REST;
@@ -39,4 +39,10 @@ export async function closeMeter(): Promise<void> {
   const m = slot.__meter;
   slot.__meter = undefined;
   if (m) await (await m).close();
+}
+
+/** The meter's Redis script client, when the meter runs on Redis; undefined in process. */
+export async function scriptClient(): Promise<ScriptClient | undefined> {
+  const m = await meterDriver();
+  return m instanceof ScriptMeter ? m.client : undefined;
 }

@@ -69,7 +69,8 @@ const n = (v: unknown) => Number(v ?? 0);
 const batchArgs = (items: BatchSettle[]) => items.flatMap((it) => [it.leaseId, it.refundCredits, it.cardIds.length, ...it.cardIds]);
 
 export class ScriptMeter implements MeterDriver {
-  constructor(private readonly client: ScriptClient) {}
+  /** Public so that other deployment-wide counters (centering capacity) share the connection. */
+  constructor(readonly client: ScriptClient) {}
 
   get name() {
     return this.client.name;

@@ -16,8 +16,8 @@ import {
 
 useAdminToken();
 
-/** minPlan: the route's minimum plan (x-min-plan) where the trial gets no calls of its own. */
-type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean; minPlan?: string };
+/** minPlan: the route's minimum plan (x-min-plan) where the trial cannot call it at all (x-trial none). */
+type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean; minPlan?: string; example?: unknown };
 
 /** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage, the key routes, billing checkout; the resend of the confirmation mail is 0 credits too. */
 const ZERO_COST = /^\/v1\/(me|me\/usage|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing\/checkout|accounts\/confirmation)$/;
@@ -33,7 +33,9 @@ for (const [template, methods] of Object.entries<Record<string, any>>(doc.paths)
     OPS.push({
       method: method.toUpperCase(), template,
       requiredQuery: (op.parameters ?? []).filter((p: any) => p.in === "query" && p.required).map((p: any) => p.name),
-      hasBody: !!op.requestBody, zeroCost: ZERO_COST.test(template), minPlan: op["x-min-plan"],
+      hasBody: !!op.requestBody, zeroCost: ZERO_COST.test(template), minPlan: op["x-trial"] === "none" ? op["x-min-plan"] : undefined,
+      // A body the route accepts: the example its document gives, else an empty object.
+      example: op.requestBody?.content?.["application/json"]?.schema?.example,
     });
   }
 }
@@ -68,7 +70,7 @@ async function concrete(op: Op, account: TestAccount): Promise<string> {
 async function send(op: Op, account: TestAccount, headers: Record<string, string>): Promise<Answer> {
   const path = await concrete(op, account);
   const h = { ...headers, ...(op.hasBody ? { "content-type": "application/json" } : {}) };
-  return parse(await call(op.method, path, { headers: h, body: op.hasBody ? "{}" : undefined }));
+  return parse(await call(op.method, path, { headers: h, body: op.hasBody ? JSON.stringify(op.example ?? {}) : undefined }));
 }
 const withKey = (op: Op, a: TestAccount) => send(op, a, { "x-api-key": a.key });
 
@@ -130,7 +132,7 @@ describe.each(OPS)("$method $template", (op) => {
     const noKey: Record<string, string>[] = [{}, { "x-api-key": "" }, { authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }];
     for (const headers of noKey) {
       const path = await concrete(op, bystander);
-      const a = await parse(await call(op.method, path, { anonymous: true, headers, body: op.hasBody ? "{}" : undefined }));
+      const a = await parse(await call(op.method, path, { anonymous: true, headers, body: op.hasBody ? JSON.stringify(op.example ?? {}) : undefined }));
       expectRefusal(a, 401, "MISSING_API_KEY");
       expectNoMeterHeaders(a);
       expect(a.h("x-trial-expires-at")).toBeNull();

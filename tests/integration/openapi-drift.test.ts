@@ -45,6 +45,11 @@ const SAMPLES = (): Record<string, Sample[]> => ({
   "GET /bulk/{type}": [],
   "GET /changes": [{ url: "/v1/changes?limit=3" }, { url: "/v1/changes?kind=PRICE&limit=2" }],
   "GET /prices/movers": [{ url: "/v1/prices/movers?window=30d&limit=3" }, { url: "/v1/prices/movers?product=sealed&min_eur=0" }],
+  "POST /centering/grade": [
+    { url: "/v1/centering/grade", method: "POST", body: { front: { left_right: "53.5/46.5", top_bottom: 51 }, back: { left_right: 70, top_bottom: "60/40" } } },
+    { url: "/v1/centering/grade", method: "POST", body: { front: { left_right: 97, top_bottom: 50 } } },
+  ],
+  "GET /centering/standards": [{ url: "/v1/centering/standards" }],
   "GET /keys": [{ url: "/v1/keys", key: "own" }],
   "POST /keys": [{ url: "/v1/keys", method: "POST", body: { name: "drift" }, key: "own" }],
   "DELETE /keys/{id}": [], // needs a key id of the account: tests/integration/keys.test.ts

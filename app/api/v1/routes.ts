@@ -39,6 +39,8 @@ import * as changes from "./changes/route";
 import * as movers from "./prices/movers/route";
 import * as bulk from "./bulk/route";
 import * as bulkFile from "./bulk/[type]/route";
+import * as centeringGrade from "./centering/grade/route";
+import * as centeringStandards from "./centering/standards/route";
 
 // Every mounted /v1 route module. The OpenAPI document reads its specs from here; a test
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
@@ -47,6 +49,7 @@ export const ROUTE_MODULES: Record<string, unknown>[] = [
   accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, keys, key, keyRotate,
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
   priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers, bulk, bulkFile,
+  centeringGrade, centeringStandards,
 ];
 
 export function routeSpecs(): RouteSpec[] {

@@ -1,0 +1,100 @@
+import sharp from "sharp";
+
+// Synthetic card faces. No real card image can be had here, so every card gets a face drawn
+// from its own data: the frame's colour from its type, its name, HP, number and set code as
+// text, and a procedural artwork seeded by its id, so that no two cards look alike. Every face
+// says RENDERED on it and is stored with origin "rendered": never mistaken for a photograph.
+
+export type FaceCard = {
+  id: string; name: string; hp: number | null; number: string; set_code: string; supertype: string | null; types: string[];
+  rarity: string | null; attacks: string[];
+};
+
+/** Card proportions (63 × 88 mm). */
+export const FACE = { width: 630, height: 880 } as const;
+/** The yellow border's width as a share of the card's width (each side, perfectly centred). */
+export const BORDER = 0.055;
+
+const TYPE_COLOURS: Record<string, [string, string]> = {
+  Fire: ["#e4572e", "#f7c6a3"], Water: ["#2f80c1", "#b9dcf3"], Grass: ["#4d9a3a", "#cde8b5"], Lightning: ["#e8c31c", "#fbf0a8"],
+  Psychic: ["#8a4fb0", "#e2c8f0"], Fighting: ["#b0652c", "#ecc9a5"], Darkness: ["#3a3f4b", "#a9adb8"], Metal: ["#8c96a0", "#dde2e7"],
+  Fairy: ["#e07bb5", "#f8d3e8"], Dragon: ["#b08d1c", "#eadca0"], Colorless: ["#b8b2a6", "#efece6"],
+};
+const SUPERTYPE_COLOURS: Record<string, [string, string]> = { Trainer: ["#6f7f8f", "#e6ebef"], Energy: ["#9a9a9a", "#f1f1f1"] };
+
+/** xorshift32 seeded from a string: the same card always draws the same art. */
+export function seeded(seed: string): () => number {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
+  let x = h >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 4294967296;
+  };
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const hsl = (r: () => number, l: [number, number] = [35, 70]) =>
+  `hsl(${Math.floor(r() * 360)},${40 + Math.floor(r() * 50)}%,${l[0] + Math.floor(r() * (l[1] - l[0]))}%)`;
+
+function artwork(id: string, x: number, y: number, w: number, h: number): string {
+  const r = seeded(`art:${id}`);
+  const parts = [`<defs><linearGradient id="bg" x1="0" y1="0" x2="${r().toFixed(2)}" y2="1"><stop offset="0" stop-color="${hsl(r, [55, 85])}"/><stop offset="1" stop-color="${hsl(r, [20, 50])}"/></linearGradient></defs>`,
+    `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="url(#bg)"/>`];
+  const shapes = 9 + Math.floor(r() * 6);
+  for (let i = 0; i < shapes; i++) {
+    const cx = x + r() * w;
+    const cy = y + r() * h;
+    const size = (0.08 + r() * 0.3) * w;
+    const fill = hsl(r, [15, 85]);
+    const kind = r();
+    if (kind < 0.4) parts.push(`<ellipse cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" rx="${size.toFixed(1)}" ry="${(size * (0.4 + r())).toFixed(1)}" fill="${fill}" opacity="0.85"/>`);
+    else if (kind < 0.75) {
+      const pts = Array.from({ length: 3 + Math.floor(r() * 4) }, () => `${(cx + (r() - 0.5) * 2 * size).toFixed(1)},${(cy + (r() - 0.5) * 2 * size).toFixed(1)}`);
+      parts.push(`<polygon points="${pts.join(" ")}" fill="${fill}" opacity="0.9"/>`);
+    } else parts.push(`<rect x="${(cx - size / 2).toFixed(1)}" y="${(cy - size / 4).toFixed(1)}" width="${size.toFixed(1)}" height="${(size / 2).toFixed(1)}" fill="${fill}" transform="rotate(${Math.floor(r() * 90)} ${cx.toFixed(1)} ${cy.toFixed(1)})"/>`);
+  }
+  return `<svg x="${x}" y="${y}" width="${w}" height="${h}" viewBox="${x} ${y} ${w} ${h}">${parts.join("")}</svg>`;
+}
+
+/**
+ * The face as an SVG document. `centering`: the left border's share of both side borders and
+ * the top's of top and bottom, in percent (50/50 by default): the frame moves, the card does not.
+ */
+export function faceSvg(card: FaceCard, centering: { left_right: number; top_bottom: number } = { left_right: 50, top_bottom: 50 }): string {
+  const { width: W, height: H } = FACE;
+  const [frame, fill] = TYPE_COLOURS[card.types[0] ?? ""] ?? SUPERTYPE_COLOURS[card.supertype ?? ""] ?? TYPE_COLOURS.Colorless!;
+  const side = 2 * BORDER * W;
+  const ends = 2 * BORDER * W;
+  const left = (side * centering.left_right) / 100;
+  const top = (ends * centering.top_bottom) / 100;
+  const iw = W - side;
+  const ih = H - ends;
+  const pad = iw * 0.05;
+  const artY = top + ih * 0.11;
+  const artH = ih * 0.38;
+  const lines = card.attacks.slice(0, 3).map((a, i) =>
+    `<text x="${left + pad}" y="${top + ih * (0.6 + i * 0.09)}" font-family="DejaVu Sans" font-size="${iw * 0.05}" font-weight="bold" fill="#222">${esc(a)}</text>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
+<rect width="${W}" height="${H}" rx="${W * 0.035}" fill="#f1cf3b"/>
+<rect x="${left}" y="${top}" width="${iw}" height="${ih}" fill="${fill}" stroke="${frame}" stroke-width="${iw * 0.018}"/>
+<text x="${left + pad}" y="${top + ih * 0.075}" font-family="DejaVu Sans" font-size="${iw * 0.065}" font-weight="bold" fill="#111">${esc(card.name.slice(0, 24))}</text>
+<text x="${left + iw - pad}" y="${top + ih * 0.075}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.055}" fill="${frame}" font-weight="bold">${card.hp ? `${card.hp} HP` : esc(card.supertype ?? "")}</text>
+<rect x="${left + pad - 3}" y="${artY - 3}" width="${iw - 2 * pad + 6}" height="${artH + 6}" fill="${frame}"/>
+${artwork(card.id, left + pad, artY, iw - 2 * pad, artH)}
+${lines.join("\n")}
+<text x="${left + pad}" y="${top + ih * 0.955}" font-family="DejaVu Sans Mono" font-size="${iw * 0.04}" fill="#333">${esc(`${card.set_code.toUpperCase()} ${card.number}`)}</text>
+<text x="${left + iw - pad}" y="${top + ih * 0.955}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.032}" fill="#666">RENDERED · ${esc(card.rarity ?? "")}</text>
+</svg>`;
+}
+
+/** The face as an image: PNG, or JPEG/WebP for stored sizes. */
+export async function renderFace(card: FaceCard, o: { width?: number; format?: "png" | "jpeg" | "webp"; centering?: { left_right: number; top_bottom: number } } = {}): Promise<Buffer> {
+  const img = sharp(Buffer.from(faceSvg(card, o.centering))).resize({ width: o.width ?? FACE.width });
+  const format = o.format ?? "png";
+  return format === "png" ? img.png().toBuffer() : format === "jpeg" ? img.jpeg({ quality: 88 }).toBuffer() : img.webp({ quality: 85 }).toBuffer();
+}

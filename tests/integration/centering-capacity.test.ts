@@ -1,0 +1,64 @@
+import Redis from "ioredis";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { resetLocalCapacity, takeSlot, type CapacitySlot } from "@/lib/centering/capacity";
+import { ioredisClient, type ScriptClient } from "@/lib/meter/redis";
+
+// Two measurements running and two waiting per deployment; the fifth concurrent request is
+// refused at once. The same rule in process and on Redis, where several instances share it.
+
+const redis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+afterAll(() => redis.disconnect());
+
+const settled = async <T>(p: Promise<T>, ms = 150) => Promise.race([p, new Promise<"pending">((r) => setTimeout(() => r("pending"), ms))]);
+
+function contract(name: string, client: () => ScriptClient | undefined) {
+  describe(`centering capacity (${name})`, () => {
+    beforeEach(async () => {
+      resetLocalCapacity();
+      await redis.del("centering:running", "centering:waiting");
+    });
+
+    it("runs two, queues two, refuses the fifth, and lets a waiter in when a slot frees", async () => {
+      const c = client();
+      const running = (await Promise.all([takeSlot({ client: c }), takeSlot({ client: c })])) as CapacitySlot[];
+      expect(running.every(Boolean)).toBe(true);
+      const waiters = [takeSlot({ client: c }), takeSlot({ client: c })];
+      expect(await settled(waiters[0]!)).toBe("pending");
+      expect(await settled(waiters[1]!)).toBe("pending");
+      expect(await takeSlot({ client: c })).toBeNull();
+      await running[0]!.release();
+      const first = await Promise.race(waiters);
+      expect(first).not.toBeNull();
+      await running[1]!.release();
+      const both = (await Promise.all(waiters)) as CapacitySlot[];
+      expect(both.every(Boolean)).toBe(true);
+      for (const s of both) await s.release();
+      // Everything released: two run at once again.
+      const again = await Promise.all([takeSlot({ client: c }), takeSlot({ client: c })]);
+      expect(again.every(Boolean)).toBe(true);
+      for (const s of again) await s!.release();
+    });
+
+    it("twenty concurrent requests: never more than two running, four admitted before any release", async () => {
+      const c = client();
+      let active = 0;
+      let peak = 0;
+      const outcomes = await Promise.all(Array.from({ length: 20 }, async () => {
+        const slot = await takeSlot({ client: c });
+        if (!slot) return "refused";
+        active++;
+        peak = Math.max(peak, active);
+        await new Promise((r) => setTimeout(r, 60));
+        active--;
+        await slot.release();
+        return "served";
+      }));
+      expect(peak).toBeLessThanOrEqual(2);
+      expect(outcomes.filter((o) => o === "served")).toHaveLength(4);
+      expect(outcomes.filter((o) => o === "refused")).toHaveLength(16);
+    });
+  });
+}
+
+contract("in process", () => undefined);
+contract("redis", () => ioredisClient(redis));
