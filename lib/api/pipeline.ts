@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { env } from "@/lib/env";
 import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
 import { ANONYMOUS, authenticate, type Principal } from "./auth";
 import { ApiError } from "./errors";
 import { etagOf, matchesIfNoneMatch } from "./etag";
 import { issueToError, PAGING_PARAMS } from "./params";
+import { publicOrigin, withRequest } from "./context";
 import { CORS, errorResponse, jsonResponse, requestId } from "./respond";
 import { cached, cacheEnabled, type Rendered } from "./response-cache";
 import type { Ctx, RouteSpec } from "./route";
@@ -188,8 +188,8 @@ async function readJson(req: Request): Promise<unknown> {
 // ── 6. handler ───────────────────────────────────────────────────────────────
 
 function runHandler(spec: RouteSpec<any, any, any>, req: Request, ctx: Ctx<any, any, any>, input: Input): Promise<Rendered> {
-  if (spec.cache && cacheEnabled()) return cached(spec.cache, cacheKey(spec, req, input.params, ctx.principal), () => render(spec, ctx));
-  return render(spec, ctx);
+  if (spec.cache && cacheEnabled()) return cached(spec.cache, cacheKey(spec, req, input.params, ctx.principal), () => withRequest(req, () => render(spec, ctx)));
+  return withRequest(req, () => render(spec, ctx));
 }
 
 async function render(spec: RouteSpec<any, any, any>, ctx: Ctx<any, any, any>): Promise<Rendered> {
@@ -246,20 +246,7 @@ function withWarnings(r: Rendered, warnings: string[]): Rendered {
 
 // ── links ────────────────────────────────────────────────────────────────────
 
-/**
- * Public origin for links: PUBLIC_BASE_URL when set (production behind a proxy), else the Host
- * the client called. X-Forwarded-* is trusted only with TRUST_PROXY=1: any client can send it,
- * and a link built from it would send the next request, key included, to that host.
- */
-export function publicOrigin(req: Request): string {
-  const { PUBLIC_BASE_URL, TRUST_PROXY } = env();
-  if (PUBLIC_BASE_URL) return PUBLIC_BASE_URL.replace(/\/+$/, "");
-  const url = new URL(req.url);
-  const forwarded = (h: string) => (TRUST_PROXY ? req.headers.get(h)?.split(",")[0]?.trim() : undefined);
-  const host = forwarded("x-forwarded-host") || req.headers.get("host") || url.host;
-  const proto = forwarded("x-forwarded-proto") || url.protocol.replace(":", "");
-  return `${proto}://${host}`;
-}
+export { publicOrigin };
 
 function linkTo(spec: RouteSpec<any, any, any>, req: Request, params: Record<string, unknown>, q: Record<string, string | number | undefined>): string {
   const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? "")));

@@ -107,8 +107,12 @@ export const CardObject = z.object({
   index_eur: z.number().nullable().optional().meta({ description: "Composite price index in EUR; include=index." }),
   last_price_at: ts.nullable().optional().meta({ description: "Newest observation behind the index; include=index." }),
   translations: z.record(z.string(), z.object({ name: z.string() })).optional().meta({ description: "include=translations" }),
-  images: z.array(z.object({ face: z.string(), size: z.string(), url: z.string().nullable(), origin: z.string() })).optional()
-    .meta({ description: "include=images" }),
+  images: z.array(z.object({
+    face: z.string(), size: z.enum(["SMALL", "NORMAL", "LARGE"]), url: z.string(),
+    origin: z.enum(["upstream", "scan", "rendered"]).meta({ description: "upstream: the catalogue's image (hosted elsewhere until the images job stores it); scan: an operator's scan; rendered: a synthetic face drawn from the card's data, not a photograph." }),
+    width: z.number().int().nullable(), height: z.number().int().nullable(),
+  })).optional()
+    .meta({ description: "include=images: the front in SMALL (245 px wide), NORMAL (488) and LARGE (734), served by the app once stored." }),
   prices: z.object({ index: IndexObject, quotes: z.array(QuoteObject) }).optional()
     .meta({ description: "include=prices: the rows and index of GET /v1/cards/{id}/prices for the caller's plan." }),
 }).partial().required({ id: true }).meta({ id: "Card", description: "Fields absent from the answer were not selected or not included." });

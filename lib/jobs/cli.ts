@@ -10,6 +10,8 @@ const JOBS: Record<string, () => Promise<{ run: (args: Map<string, string>) => P
   "demo-prices": () => import("./demo-prices"),
   "import-fx": () => import("./import-fx"),
   "build-bulk": () => import("./build-bulk"),
+  images: () => import("./images"),
+  "render-faces": () => import("./render-faces"),
 };
 
 function parseArgs(argv: string[]): Map<string, string> {

@@ -3,6 +3,7 @@ import { project } from "@/lib/api/select";
 import { localName, presentSet } from "@/lib/catalog/present";
 import type { CardDbRow, CardImageRow } from "@/lib/catalog/queries/cards";
 import type { Account } from "@/lib/accounts/types";
+import { presentImages } from "@/lib/images/present";
 
 export const CARD_INCLUDES = ["index", "prices", "translations", "images", "set", "artist"] as const;
 export type CardInclude = (typeof CARD_INCLUDES)[number];
@@ -105,9 +106,7 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
     card.translations = Object.fromEntries(Object.entries(r.names).map(([lang, name]) => [lang, { name }]));
   }
   if (inc.has("images")) {
-    card.images = (view.images?.get(r.id) ?? []).map((i) => ({
-      face: i.face, size: i.size, url: i.source_url, origin: i.origin,
-    }));
+    card.images = presentImages(r.id, view.images?.get(r.id) ?? []);
   }
   if (inc.has("prices")) {
     const p = view.prices?.get(r.id);

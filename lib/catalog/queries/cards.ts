@@ -116,12 +116,14 @@ export async function selectCardsByIds(ids: string[]): Promise<CardDbRow[]> {
     where c.id_lower = any(${lower}::text[]) or lower(c.alt_id) = any(${lower}::text[])`);
 }
 
-export type CardImageRow = { owner_id: string; face: string; size: string; source_url: string | null; storage_key: string | null; origin: string };
+export type CardImageRow = {
+  owner_id: string; face: string; size: string; source_url: string | null; storage_key: string | null; origin: string; width: number | null; height: number | null;
+};
 
 export async function selectCardImages(ids: string[]): Promise<CardImageRow[]> {
   if (!ids.length) return [];
   return rows<CardImageRow>(sql`
-    select owner_id, face, size, source_url, storage_key, origin from images
+    select owner_id, face, size, source_url, storage_key, origin, width, height from images
     where owner_kind = 'card' and owner_id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})
     order by owner_id, face, size`);
 }

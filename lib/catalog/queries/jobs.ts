@@ -4,10 +4,12 @@ import { jobRuns } from "@/lib/db/schema";
 
 export type JobName = "refresh-catalog" | "refresh-index" | "refresh-prices";
 export const STATUS_JOBS: JobName[] = ["refresh-catalog", "refresh-index", "refresh-prices"];
+/** Every job that records its runs; /v1/status reports the STATUS_JOBS among them. */
+export type RecordedJob = JobName | "images" | "render-faces";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-export async function recordSuccess(tx: Tx | Db, job: JobName, stats: Record<string, unknown>): Promise<void> {
+export async function recordSuccess(tx: Tx | Db, job: RecordedJob, stats: Record<string, unknown>): Promise<void> {
   await tx
     .insert(jobRuns)
     .values({ job, lastSuccessAt: sql`now()` as never, lastAttemptAt: sql`now()` as never, contractOk: 1, lastError: null, stats })
@@ -18,7 +20,7 @@ export async function recordSuccess(tx: Tx | Db, job: JobName, stats: Record<str
 }
 
 /** A failed run keeps last_success_at: the data it produced is still what is served. */
-export async function recordFailure(db: Db, job: JobName, error: string, contractBroken: boolean): Promise<void> {
+export async function recordFailure(db: Db, job: RecordedJob, error: string, contractBroken: boolean): Promise<void> {
   await db
     .insert(jobRuns)
     .values({ job, lastAttemptAt: sql`now()` as never, contractOk: contractBroken ? 0 : 1, lastError: error })

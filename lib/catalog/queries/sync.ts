@@ -145,7 +145,7 @@ type ImageInput = { ownerKind: string; ownerId: string; face: string; size: stri
 /** Upstream image URLs; one IMAGE change per owner whose URLs appeared or moved. */
 export async function syncImageUrls(tx: Tx, rows: ImageInput[]): Promise<{ written: number; changes: ChangeRow[] }> {
   const res = (await tx.execute(
-    sql`select owner_kind, owner_id, face, size, source_url from ${images} where origin = 'upstream'`,
+    sql`select owner_kind, owner_id, face, size, source_url from ${images}`,
   )) as unknown as { rows: { owner_kind: string; owner_id: string; face: string; size: string; source_url: string | null }[] };
   const keyOf = (r: { ownerKind: string; ownerId: string; face: string; size: string }) =>
     `${r.ownerKind}\u0000${r.ownerId}\u0000${r.face}\u0000${r.size}`;

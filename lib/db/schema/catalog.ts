@@ -209,6 +209,10 @@ export const images = pgTable("images", {
   width: integer("width"),
   height: integer("height"),
   sha256: text("sha256"),
+  // Download attempts of the source URL that failed, the last error, and when to try again.
+  attempts: integer("attempts").notNull().default(0),
+  lastError: text("last_error"),
+  retryAt: timestamp("retry_at", { withTimezone: true, mode: "string" }),
   updatedAt: stamps.updatedAt,
 }, (t) => [
   uniqueIndex("images_owner_idx").on(t.ownerKind, t.ownerId, t.face, t.size),

@@ -1,0 +1,104 @@
+import { createServer, type Server } from "node:http";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refreshImages, renderFaces } from "@/lib/images/jobs";
+import { serveCardImage } from "@/lib/images/serve";
+import { progress } from "@/lib/jobs/progress";
+import { getJson } from "../helpers/api";
+import { query } from "../helpers/db";
+
+// Card images: downloads (with failures kept for a later retry), an operator's scans, faces
+// rendered for cards without any image, and the app serving them in three sizes.
+
+const quiet = () => progress("test", { quiet: true });
+const GOOD = "base2-1";
+const BAD = "base2-2";
+const SCAN = "base2-3";
+let server: Server;
+let base = "";
+
+const png = (w: number, h: number, colour: string) => sharp({ create: { width: w, height: h, channels: 3, background: colour } }).png().toBuffer();
+const image = (id: string, size: string) => serveCardImage(new Request(`http://t/images/cards/${id}/front-${size}.webp`), id, `front-${size}.webp`);
+
+beforeAll(async () => {
+  const art = await png(734, 1024, "#3366cc");
+  server = createServer((req, res) => {
+    if (req.url === "/good.png") {
+      res.writeHead(200, { "content-type": "image/png" });
+      res.end(art);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  await query("delete from images where owner_kind = 'card' and owner_id = any($1)", [[GOOD, BAD, SCAN]]);
+  // The due downloads are exactly these two: every other upstream row is parked for the test.
+  await query("update images set retry_at = now() + interval '1 day' where owner_kind = 'card' and storage_key is null and retry_at is null");
+  await query(`insert into images (owner_kind, owner_id, face, size, source_url) values
+    ('card', $1, 'FRONT', 'LARGE', $3), ('card', $2, 'FRONT', 'LARGE', $4)`, [GOOD, BAD, `${base}/good.png`, `${base}/missing.png`]);
+});
+
+afterAll(async () => {
+  await query("update images set retry_at = null where owner_kind = 'card' and storage_key is null and retry_at > now() + interval '12 hours'");
+  await new Promise((r) => server.close(r));
+});
+
+describe("the images job", () => {
+  it("stores what it can download in three sizes and keeps failures for a later retry without failing", async () => {
+    const r = await refreshImages(quiet());
+    expect(r).toMatchObject({ stored: 1, failed: 1 });
+    expect(r.errors[0]).toMatch(new RegExp(`^${BAD}: HTTP 404`));
+    const stored = await query<{ size: string; origin: string; width: number }>("select size, origin, width from images where owner_id = $1 and storage_key is not null order by width", [GOOD]);
+    expect(stored.map((s) => [s.size, s.width, s.origin])).toEqual([["SMALL", 245, "upstream"], ["NORMAL", 488, "upstream"], ["LARGE", 734, "upstream"]]);
+    const [failed] = await query<{ attempts: number; due: boolean }>("select attempts, retry_at > now() as due from images where owner_id = $1", [BAD]);
+    expect(failed).toEqual({ attempts: 1, due: true });
+    // Not due yet: a second run tries nothing.
+    expect(await refreshImages(quiet())).toMatchObject({ stored: 0, failed: 0 });
+    const [change] = await query<{ n: number }>("select count(*)::int as n from changes where kind = 'IMAGE' and entity_id = $1", [GOOD]);
+    expect(change!.n).toBeGreaterThan(0);
+  });
+
+  it("loads a folder of scans named by card id; a file that is no image is reported", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "scans-"));
+    writeFileSync(path.join(dir, `${SCAN}.png`), await png(600, 840, "#cc3333"));
+    writeFileSync(path.join(dir, "base2-4.jpg"), "not a picture");
+    const r = await refreshImages(quiet(), { source: dir });
+    expect(r).toMatchObject({ stored: 1, failed: 1 });
+    const [row] = await query<{ origin: string }>("select origin from images where owner_id = $1 and size = 'LARGE'", [SCAN]);
+    expect(row!.origin).toBe("scan");
+  });
+});
+
+describe("rendered faces and the image route", () => {
+  it("include=images links to the app's files, which serve WebP of the stated size with an ETag", async () => {
+    const { body } = await getJson(`/v1/cards/${GOOD}?include=images`);
+    const large = body.data.images.find((i: { size: string }) => i.size === "LARGE");
+    expect(large).toMatchObject({ origin: "upstream", width: 734, url: expect.stringMatching(new RegExp(`/images/cards/${GOOD}/front-large\\.webp$`)) });
+    const res = await image(GOOD, "small");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/webp");
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect(meta.width).toBe(245);
+    const again = await serveCardImage(new Request("http://t/x", { headers: { "if-none-match": res.headers.get("etag")! } }), GOOD, "front-small.webp");
+    expect(again.status).toBe(304);
+  });
+
+  it("a card without any image is rendered on its first request, and render-faces fills the rest", async () => {
+    const [card] = await query<{ id: string }>(`select c.id from cards c where c.deleted_at is null
+      and not exists (select 1 from images i where i.owner_id = c.id and i.owner_kind = 'card') order by c.id limit 1`);
+    const res = await image(card!.id, "normal");
+    expect(res.status).toBe(200);
+    expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).width).toBe(488);
+    const [row] = await query<{ origin: string }>("select origin from images where owner_id = $1 and size = 'NORMAL'", [card!.id]);
+    expect(row!.origin).toBe("rendered");
+    const r = await renderFaces(quiet(), { limit: 2 });
+    expect(r.rendered).toBe(2);
+    expect((await image("no-such-card", "small")).status).toBe(404);
+    expect((await image(card!.id, "huge")).status).toBe(404);
+  });
+});
