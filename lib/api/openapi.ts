@@ -123,6 +123,15 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     if (spec.body) {
       op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(spec.body, "input", components) } } };
     }
+    if (spec.upload) {
+      op.requestBody = {
+        required: true,
+        content: { "multipart/form-data": { schema: {
+          type: "object", required: ["image"],
+          properties: { image: { type: "string", contentMediaType: "image/jpeg", description: `A JPEG, PNG or WebP photo or scan, at most ${spec.upload.maxBytes} bytes.` } },
+        } } },
+      };
+    }
     (paths[`/v1${spec.path}`] ??= {})[spec.method.toLowerCase()] = op;
   }
   return {

@@ -8,7 +8,7 @@ import { issueToError, PAGING_PARAMS } from "./params";
 import { publicOrigin, withRequest } from "./context";
 import { CORS, errorResponse, jsonResponse, requestId } from "./respond";
 import { cached, cacheEnabled, type Rendered } from "./response-cache";
-import type { Ctx, RouteSpec } from "./route";
+import type { Ctx, RouteSpec, Upload } from "./route";
 
 // The one wrapper every /v1 route runs through. The steps, in this order:
 //   1. request id          every answer carries X-Request-Id
@@ -24,7 +24,7 @@ import type { Ctx, RouteSpec } from "./route";
 
 const MAX_JSON_BODY = 1_000_000;
 
-type Input = { query: Record<string, unknown>; params: Record<string, unknown>; body: unknown; paging: string[] };
+type Input = { query: Record<string, unknown>; params: Record<string, unknown>; body: unknown; paging: string[]; upload?: Upload };
 
 export async function runRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Promise<Response> {
   const reqId = requestId(req);
@@ -40,7 +40,7 @@ export async function runRoute(spec: RouteSpec<any, any, any>, req: Request, raw
     const feature = gatePlan(spec, principal, cost);
     lease = await acquireMeter(spec, principal, cost, feature);
     const ctx: Ctx<any, any, any> = {
-      req, requestId: reqId, query: input.query, params: input.params, body: input.body, principal,
+      req, requestId: reqId, query: input.query, params: input.params, body: input.body, upload: input.upload, principal,
       link: (q) => linkTo(spec, req, input.params, q),
     };
     const rendered = await runHandler(spec, req, ctx, input);
@@ -154,7 +154,41 @@ async function parseInput(spec: RouteSpec<any, any, any>, req: Request, rawParam
     validate(spec.headers, given, "header", []);
   }
   const body = spec.body ? validate(spec.body, await readJson(req), "body", []) : undefined;
-  return { query: parsedQuery as Record<string, unknown>, params: params as Record<string, unknown>, body, paging };
+  const upload = spec.upload ? await readUpload(req, spec.upload.maxBytes) : undefined;
+  return { query: parsedQuery as Record<string, unknown>, params: params as Record<string, unknown>, body, paging, upload };
+}
+
+const IMAGE_TYPES = /^image\/(jpeg|png|webp)$/;
+
+/** The `image` field of a multipart upload: 413 when too large, 400 INVALID_IMAGE when absent or not an image. */
+async function readUpload(req: Request, maxBytes: number): Promise<Upload> {
+  const tooLarge = () => new ApiError("PAYLOAD_TOO_LARGE", `Uploads are limited to ${maxBytes} bytes.`, { max_bytes: maxBytes });
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes + 64 * 1024) throw tooLarge();
+  if (!/^multipart\/form-data/i.test(req.headers.get("content-type") ?? "")) {
+    throw new ApiError("INVALID_IMAGE", "Send the photo as multipart/form-data with the file in the field 'image'.", { parameter: "image" });
+  }
+  let file: FormDataEntryValue | null;
+  try {
+    file = (await req.formData()).get("image");
+  } catch {
+    throw new ApiError("INVALID_IMAGE", "The multipart body could not be read.", { parameter: "image" });
+  }
+  if (!file || typeof file === "string") throw new ApiError("INVALID_IMAGE", "The field 'image' must hold a file.", { parameter: "image" });
+  if (file.size > maxBytes) throw tooLarge();
+  const bytes = Buffer.from(await file.arrayBuffer());
+  // The bytes decide, not the declared type: a PNG named .jpg is still a PNG.
+  const sniffed = sniff(bytes);
+  if (!sniffed || (file.type && !IMAGE_TYPES.test(file.type) && file.type !== "application/octet-stream")) {
+    throw new ApiError("INVALID_IMAGE", "The file is not a JPEG, PNG or WebP image.", { parameter: "image" });
+  }
+  return { bytes, contentType: sniffed };
+}
+
+function sniff(b: Buffer): string | undefined {
+  if (b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
+  if (b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (b.length > 12 && b.toString("ascii", 0, 4) === "RIFF" && b.toString("ascii", 8, 12) === "WEBP") return "image/webp";
+  return undefined;
 }
 
 function validate(schema: z.ZodType, value: unknown, where: "query" | "path" | "body" | "header", validParams: string[]): unknown {

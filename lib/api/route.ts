@@ -9,8 +9,12 @@ import type { Principal } from "./auth";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+export type Upload = { bytes: Buffer; contentType: string };
+
 export type Ctx<Q, P, B> = {
   req: Request;
+  /** The uploaded image of an `upload` route. */
+  upload?: Upload;
   requestId: string;
   query: Q;
   params: P;
@@ -51,6 +55,8 @@ export type RouteSpec<Q extends AnyObject = AnyObject, P extends AnyObject = Any
   anyQuery?: boolean;
   params?: P;
   body?: B;
+  /** A photo upload: multipart/form-data with the file in field `image` (CONTRACT.md §7), checked before the meter. */
+  upload?: { maxBytes: number };
   response: z.ZodType;
   /** The success body's media type when it is not JSON (a streamed file). */
   responseContentType?: string;

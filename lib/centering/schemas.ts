@@ -24,6 +24,8 @@ export const GradeBody = z.strictObject({
   back: FaceRatios.optional(),
 }).meta({ example: { front: { left_right: "53.5/46.5", top_bottom: "51/49" }, back: { left_right: "70/30", top_bottom: "60/40" } } });
 
+const Shown = z.object({ left_right: z.string(), top_bottom: z.string() });
+
 const BandRef = z.object({ grade: z.string(), label: z.string() }).nullable();
 
 export const CeilingObject = z.object({
@@ -37,8 +39,6 @@ export const CeilingObject = z.object({
   next_grade: z.string().nullable(),
   to_next_band: z.number().nullable().meta({ description: "Percentage points the limiting axis must move toward 50/50 to reach next_grade." }),
 });
-
-const Shown = z.object({ left_right: z.string(), top_bottom: z.string() });
 
 export const GradeResponse = z.object({
   data: z.object({ front: Shown, back: Shown.nullable(), ceilings: z.array(CeilingObject) }),
@@ -55,4 +55,37 @@ export const StandardsResponse = z.object({
     })),
   })),
   count: z.number().int(),
+});
+
+const EdgesSchema = z.strictObject({
+  left: z.number().min(0), right: z.number().min(0), top: z.number().min(0), bottom: z.number().min(0),
+}).meta({ description: "Positions in pixels of the image: x of the left and right lines, y of the top and bottom lines." });
+
+const FaceLines = z.strictObject({ outer: EdgesSchema, inner: EdgesSchema });
+
+export const ConfirmBody = z.strictObject({ front: FaceLines, back: FaceLines.optional() }).meta({
+  example: {
+    front: { outer: { left: 60, right: 690, top: 55, bottom: 935 }, inner: { left: 97, right: 657, top: 88, bottom: 901 } },
+    back: { outer: { left: 40, right: 670, top: 30, bottom: 910 }, inner: { left: 80, right: 640, top: 66, bottom: 875 } },
+  },
+});
+
+const AxesShown = z.object({ left_right: z.string(), top_bottom: z.string(), limiting_axis: z.enum(["left_right", "top_bottom"]) });
+
+export const ConfirmResponse = z.object({
+  data: z.object({ front: AxesShown, back: AxesShown.nullable(), ceilings: z.array(CeilingObject) }),
+});
+
+const EdgesOut = z.object({ left: z.number(), right: z.number(), top: z.number(), bottom: z.number() });
+
+export const MeasureResponse = z.object({
+  data: z.object({
+    ratios: Shown.meta({ description: "The left border's share of both side borders, and the top's of top and bottom, e.g. 53.5/46.5." }),
+    left_right: z.number(), top_bottom: z.number(),
+    uncertainty_pp: z.object({ left_right: z.number(), top_bottom: z.number() }).meta({ description: "One standard uncertainty of each ratio, in percentage points." }),
+    geometry: z.object({ width: z.number().int(), height: z.number().int(), outer: EdgesOut, inner: EdgesOut })
+      .meta({ description: "The card's outer edges and the frame lines in pixels of the uploaded image (EXIF rotation applied): move them and send them to /v1/centering/confirm." }),
+    limiting_axis: z.enum(["left_right", "top_bottom"]).meta({ description: "The axis furthest from 50/50: it limits the grade first." }),
+    ceilings: z.array(CeilingObject),
+  }),
 });

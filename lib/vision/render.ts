@@ -75,13 +75,15 @@ export function faceSvg(card: FaceCard, centering: { left_right: number; top_bot
   const iw = W - side;
   const ih = H - ends;
   const pad = iw * 0.05;
+  // The frame's stroke lies inside the frame: its outer edge is where the border ends.
+  const sw = iw * 0.018;
   const artY = top + ih * 0.11;
   const artH = ih * 0.38;
   const lines = card.attacks.slice(0, 3).map((a, i) =>
     `<text x="${left + pad}" y="${top + ih * (0.6 + i * 0.09)}" font-family="DejaVu Sans" font-size="${iw * 0.05}" font-weight="bold" fill="#222">${esc(a)}</text>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
 <rect width="${W}" height="${H}" rx="${W * 0.035}" fill="#f1cf3b"/>
-<rect x="${left}" y="${top}" width="${iw}" height="${ih}" fill="${fill}" stroke="${frame}" stroke-width="${iw * 0.018}"/>
+<rect x="${left + sw / 2}" y="${top + sw / 2}" width="${iw - sw}" height="${ih - sw}" fill="${fill}" stroke="${frame}" stroke-width="${sw}"/>
 <text x="${left + pad}" y="${top + ih * 0.075}" font-family="DejaVu Sans" font-size="${iw * 0.065}" font-weight="bold" fill="#111">${esc(card.name.slice(0, 24))}</text>
 <text x="${left + iw - pad}" y="${top + ih * 0.075}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.055}" fill="${frame}" font-weight="bold">${card.hp ? `${card.hp} HP` : esc(card.supertype ?? "")}</text>
 <rect x="${left + pad - 3}" y="${artY - 3}" width="${iw - 2 * pad + 6}" height="${artH + 6}" fill="${frame}"/>

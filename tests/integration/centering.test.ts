@@ -1,5 +1,7 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { call, getJson } from "../helpers/api";
+import { cardScan, imageForm } from "../helpers/images";
 
 // The centering routes that need no photo: grade ceilings from ratios, and the standards.
 
@@ -44,5 +46,60 @@ describe("GET /v1/centering/standards", () => {
     expect(psa.bands[0]).toMatchObject({ grade: "10", front: "55/45", back: "75/25", status: "official" });
     const bgs = body.data.find((s: { house: string }) => s.house === "BGS");
     expect(bgs.bands.find((b: { grade: string }) => b.grade === "9.5")).toMatchObject({ front: "55/45", front_better_axis: "50/50", back: "60/40" });
+  });
+});
+
+describe("POST /v1/centering/measure", () => {
+  const measure = (form: FormData | string, headers: Record<string, string> = {}) =>
+    call("POST", "/v1/centering/measure", { body: form, headers }).then(async (res) => ({ res, body: await res.json() }));
+
+  it("measures a flat scan within a tenth of a point, with editable lines and the ceilings", async () => {
+    const { res, body } = await measure(imageForm(await cardScan({ left_right: 62, top_bottom: 44 })));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-credits-cost")).toBe("25");
+    expect(Math.abs(body.data.left_right - 62)).toBeLessThan(0.5);
+    expect(Math.abs(body.data.top_bottom - 44)).toBeLessThan(0.5);
+    expect(body.data.limiting_axis).toBe("left_right");
+    // The card lies at x 60..690, y 55..935 of the 760 × 1010 scan.
+    expect(body.data.geometry.outer.left).toBeCloseTo(60, 0);
+    expect(body.data.geometry.outer.bottom).toBeCloseTo(935, 0);
+    expect(body.data.ceilings.find((c: { house: string }) => c.house === "PSA").max_grade).toBe("8");
+  });
+
+  it("a file that is no image, a missing field and a JSON body are 400 INVALID_IMAGE at no cost", async () => {
+    const bad = new FormData();
+    bad.append("image", new Blob(["hello"], { type: "image/jpeg" }), "x.jpg");
+    const other = new FormData();
+    other.append("photo", new Blob(["hello"]), "x.jpg");
+    for (const [form, headers] of [[bad, {}], [other, {}], [JSON.stringify({ image: "x" }), { "content-type": "application/json" }]] as const) {
+      const { res, body } = await measure(form, headers);
+      expect(res.status).toBe(400);
+      expect(body.error.code).toBe("INVALID_IMAGE");
+      expect(res.headers.get("x-credits-cost")).toBe("0");
+    }
+  });
+
+  it("a blank picture has no card to measure: 400 INVALID_IMAGE, refunded", async () => {
+    const blank = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#808080" } }).png().toBuffer();
+    const { res, body } = await measure(imageForm(blank, "image/png", "blank.png"));
+    expect(res.status).toBe(400);
+    expect(body.error.code).toBe("INVALID_IMAGE");
+  });
+});
+
+describe("POST /v1/centering/confirm", () => {
+  it("turns moved lines into ratios and ceilings; lines outside the card are refused", async () => {
+    const res = await call("POST", "/v1/centering/confirm", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ front: { outer: { left: 0, right: 100, top: 0, bottom: 140 }, inner: { left: 5.5, right: 95.5, top: 5, bottom: 135 } } }),
+    });
+    const body = await res.json();
+    expect(res.status).toBe(200);
+    expect(body.data.front).toEqual({ left_right: "55/45", top_bottom: "50/50", limiting_axis: "left_right" });
+    const bad = await call("POST", "/v1/centering/confirm", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ front: { outer: { left: 10, right: 100, top: 0, bottom: 140 }, inner: { left: 5, right: 95, top: 5, bottom: 135 } } }),
+    });
+    expect(bad.status).toBe(400);
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "@/lib/accounts/keys";
 import { buildBulk } from "@/lib/bulk/build";
+import { cardScan, imageForm } from "../helpers/images";
 import { progress } from "@/lib/jobs/progress";
 import { call, getJson } from "../helpers/api";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
@@ -17,7 +18,7 @@ import {
 useAdminToken();
 
 /** minPlan: the route's minimum plan (x-min-plan) where the trial cannot call it at all (x-trial none). */
-type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean; minPlan?: string; example?: unknown };
+type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean; minPlan?: string; example?: unknown; upload?: boolean };
 
 /** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage, the key routes, billing checkout; the resend of the confirmation mail is 0 credits too. */
 const ZERO_COST = /^\/v1\/(me|me\/usage|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing\/checkout|accounts\/confirmation)$/;
@@ -36,6 +37,8 @@ for (const [template, methods] of Object.entries<Record<string, any>>(doc.paths)
       hasBody: !!op.requestBody, zeroCost: ZERO_COST.test(template), minPlan: op["x-trial"] === "none" ? op["x-min-plan"] : undefined,
       // A body the route accepts: the example its document gives, else an empty object.
       example: op.requestBody?.content?.["application/json"]?.schema?.example,
+      // A photo route: a scanned card face as multipart/form-data.
+      upload: !!op.requestBody?.content?.["multipart/form-data"],
     });
   }
 }
@@ -69,6 +72,7 @@ async function concrete(op: Op, account: TestAccount): Promise<string> {
 
 async function send(op: Op, account: TestAccount, headers: Record<string, string>): Promise<Answer> {
   const path = await concrete(op, account);
+  if (op.upload) return parse(await call(op.method, path, { headers, body: imageForm(scan) }));
   const h = { ...headers, ...(op.hasBody ? { "content-type": "application/json" } : {}) };
   return parse(await call(op.method, path, { headers: h, body: op.hasBody ? JSON.stringify(op.example ?? {}) : undefined }));
 }
@@ -91,7 +95,10 @@ const expiredAt = new Date(Date.now() - DAY_MS).toISOString();
 const futureReset = isoDaysFromNow(3);
 const pastReset = new Date(Date.now() - DAY_MS).toISOString();
 
+let scan: Buffer;
+
 beforeAll(async () => {
+  scan = await cardScan();
   // A bulk file to download: the sets file.
   await buildBulk(progress("test", { quiet: true }), ["sets"]);
   const cards = (await getJson("/v1/cards?limit=2&select=name")).body.data;
@@ -132,7 +139,9 @@ describe.each(OPS)("$method $template", (op) => {
     const noKey: Record<string, string>[] = [{}, { "x-api-key": "" }, { authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }];
     for (const headers of noKey) {
       const path = await concrete(op, bystander);
-      const a = await parse(await call(op.method, path, { anonymous: true, headers, body: op.hasBody ? JSON.stringify(op.example ?? {}) : undefined }));
+      const a = await parse(await call(op.method, path, {
+        anonymous: true, headers, body: op.upload ? imageForm(scan) : op.hasBody ? JSON.stringify(op.example ?? {}) : undefined,
+      }));
       expectRefusal(a, 401, "MISSING_API_KEY");
       expectNoMeterHeaders(a);
       expect(a.h("x-trial-expires-at")).toBeNull();

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeSpecs } from "@/app/api/v1/routes";
 import { call } from "../helpers/api";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
+import { cardScan, imageForm } from "../helpers/images";
 
 // The OpenAPI document is generated from each route's response schema. Real answers are
 // validated against those same schemas here, so the document cannot silently drift from them.
 
-type Sample = { url: string; method?: string; body?: unknown; headers?: Record<string, string>; admin?: boolean; key?: "own" };
+type Sample = { url: string; method?: string; body?: unknown; headers?: Record<string, string>; admin?: boolean; key?: "own"; form?: () => Promise<FormData> };
 
 let account: TestAccount;
 const ADMIN = `admin-${randomUUID()}`;
@@ -50,6 +51,10 @@ const SAMPLES = (): Record<string, Sample[]> => ({
     { url: "/v1/centering/grade", method: "POST", body: { front: { left_right: 97, top_bottom: 50 } } },
   ],
   "GET /centering/standards": [{ url: "/v1/centering/standards" }],
+  "POST /centering/measure": [{ url: "/v1/centering/measure", method: "POST", form: async () => imageForm(await cardScan({ left_right: 58, top_bottom: 47 })) }],
+  "POST /centering/confirm": [
+    { url: "/v1/centering/confirm", method: "POST", body: { front: { outer: { left: 60, right: 690, top: 55, bottom: 935 }, inner: { left: 100, right: 655, top: 88, bottom: 900 } } } },
+  ],
   "GET /keys": [{ url: "/v1/keys", key: "own" }],
   "POST /keys": [{ url: "/v1/keys", method: "POST", body: { name: "drift" }, key: "own" }],
   "DELETE /keys/{id}": [], // needs a key id of the account: tests/integration/keys.test.ts
@@ -84,7 +89,8 @@ describe("answers match the schemas the OpenAPI document is generated from", () 
         if (s.body !== undefined) headers["content-type"] = "application/json";
         if (s.admin) headers.authorization = `Bearer ${ADMIN}`;
         if (s.key === "own") headers["x-api-key"] = account.key;
-        const res = await call(s.method ?? "GET", s.url, { headers, body: s.body === undefined ? undefined : JSON.stringify(s.body), anonymous: s.admin });
+        const body0 = s.form ? await s.form() : s.body === undefined ? undefined : JSON.stringify(s.body);
+        const res = await call(s.method ?? "GET", s.url, { headers, body: body0, anonymous: s.admin });
         const body = await res.json();
         expect(res.status, `${s.url}: ${JSON.stringify(body).slice(0, 300)}`).toBe(spec.successStatus ?? 200);
         const parsed = spec.response.safeParse(body);

@@ -41,6 +41,8 @@ import * as bulk from "./bulk/route";
 import * as bulkFile from "./bulk/[type]/route";
 import * as centeringGrade from "./centering/grade/route";
 import * as centeringStandards from "./centering/standards/route";
+import * as centeringMeasure from "./centering/measure/route";
+import * as centeringConfirm from "./centering/confirm/route";
 
 // Every mounted /v1 route module. The OpenAPI document reads its specs from here; a test
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
@@ -49,7 +51,7 @@ export const ROUTE_MODULES: Record<string, unknown>[] = [
   accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, keys, key, keyRotate,
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
   priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers, bulk, bulkFile,
-  centeringGrade, centeringStandards,
+  centeringGrade, centeringStandards, centeringMeasure, centeringConfirm,
 ];
 
 export function routeSpecs(): RouteSpec[] {

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineRoute, mount } from "@/lib/api/route";
+import { MeasureResponse } from "@/lib/centering/schemas";
+import { measure } from "@/lib/centering/service";
+import { COSTS } from "@/lib/meter/costs";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
+  POST: defineRoute({
+    method: "POST",
+    path: "/centering/measure",
+    operationId: "measureCentering",
+    summary: "Measure a card's centering from a scan or photo",
+    description: "A scan or squared-up photo of one face in (multipart/form-data, field `image`); out: left/right and top/bottom ratios with their uncertainty, the outer edges and frame lines as editable coordinates, the limiting axis, and each house's ceiling. Two measurements run at once per deployment and two wait; beyond that 503 PROVIDER_UNAVAILABLE with Retry-After: 2, refunded.",
+    tags: ["Centering"],
+    auth: "key",
+    query: z.strictObject({}),
+    upload: { maxBytes: 10_000_000 },
+    response: MeasureResponse,
+    errors: ["INVALID_PARAMETER", "INVALID_IMAGE", "PAYLOAD_TOO_LARGE", "PLAN_REQUIRED", "PROVIDER_UNAVAILABLE"],
+    cost: COSTS.centeringMeasure,
+    etag: false,
+    handler: async ({ upload }) => measure(upload!),
+  }),
+});

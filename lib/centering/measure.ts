@@ -1,0 +1,171 @@
+import sharp from "sharp";
+
+// Centering from a flat scan (or a photo already squared up): the card's outer edges against
+// the background, then, scanning inward from each edge along many lines, where the border's
+// colour ends and the frame begins. Each edge is the median of its scanlines; their spread
+// gives the uncertainty. Positions are in the pixels of the image as uploaded (after EXIF
+// rotation), so a person can move them and send them back to /v1/centering/confirm.
+
+export type Edges = { left: number; right: number; top: number; bottom: number };
+export type Measurement = {
+  width: number; height: number;
+  outer: Edges; inner: Edges;
+  left_right: number; top_bottom: number;
+  /** One standard uncertainty of each ratio, in percentage points. */
+  uncertainty: { left_right: number; top_bottom: number };
+};
+
+const WORK = 900;
+
+type Raster = { data: Buffer; w: number; h: number };
+
+const at = (r: Raster, x: number, y: number) => {
+  const i = (y * r.w + x) * 3;
+  return [r.data[i]!, r.data[i + 1]!, r.data[i + 2]!] as const;
+};
+const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function mad(xs: number[]): number {
+  const m = median(xs);
+  return median(xs.map((x) => Math.abs(x - m))) * 1.4826;
+}
+
+/** The colour of the image's outer margin: the background the card lies on. */
+function backgroundColour(r: Raster): number[] {
+  const samples: number[][] = [];
+  const m = Math.max(1, Math.round(Math.min(r.w, r.h) * 0.01));
+  for (let x = 0; x < r.w; x += 3) samples.push([...at(r, x, m)], [...at(r, x, r.h - 1 - m)]);
+  for (let y = 0; y < r.h; y += 3) samples.push([...at(r, m, y)], [...at(r, r.w - 1 - m, y)]);
+  return [0, 1, 2].map((c) => median(samples.map((s) => s[c]!)));
+}
+
+/**
+ * Along one scanline (a function from step to colour), the first step where the colour leaves
+ * `from` by more than `threshold` and stays away for `hold` steps; -1 when it never does.
+ */
+function firstChange(len: number, colour: (i: number) => readonly number[], from: readonly number[], threshold: number, start = 0, hold = 3): number {
+  let run = 0;
+  for (let i = start; i < len; i++) {
+    if (dist(colour(i), from) > threshold) {
+      if (++run >= hold) return refine(len, colour, from, i - hold + 1);
+    } else run = 0;
+  }
+  return -1;
+}
+
+/**
+ * Sub-pixel position of the change found at step `k`: where the colour's distance from `from`
+ * crosses half of its value a few steps further in (resampling spreads an edge over pixels).
+ * Steps are pixel centres; the answer is a boundary (pixel k's left side is k).
+ */
+function refine(len: number, colour: (i: number) => readonly number[], from: readonly number[], k: number): number {
+  const d = (i: number) => dist(colour(Math.min(len - 1, Math.max(0, i))), from);
+  const target = d(k + 3) / 2;
+  for (let i = k - 3; i <= k + 2; i++) {
+    const a = d(i);
+    const b = d(i + 1);
+    if (a < target && b >= target) return i + 0.5 + (target - a) / (b - a);
+  }
+  return k;
+}
+
+/** Edge positions along scanlines across the middle of the card, with their median and spread. */
+function scan(lines: number[], find: (line: number) => number): { at: number; spread: number } | null {
+  const found = lines.map(find).filter((v) => v >= 0);
+  if (found.length < lines.length / 3) return null;
+  return { at: median(found), spread: mad(found) / Math.sqrt(found.length) };
+}
+
+const LINES = 40;
+const between = (a: number, b: number, n: number) => Array.from({ length: n }, (_, i) => Math.round(a + ((b - a) * (i + 0.5)) / n));
+
+export class MeasureError extends Error {}
+
+export async function measureCentering(input: Buffer): Promise<Measurement> {
+  const img = sharp(input, { failOn: "error" }).rotate();
+  const meta = await img.metadata();
+  const { data, info } = await img.clone().resize({ width: WORK, height: WORK, fit: "inside" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const r: Raster = { data, w: info.width, h: info.height };
+  const scale = (meta.autoOrient?.width ?? meta.width ?? info.width) / info.width;
+  const bg = backgroundColour(r);
+
+  // Outer edges: where the background ends, scanning in from each side across the middle.
+  const rows = between(r.h * 0.3, r.h * 0.7, LINES);
+  const cols = between(r.w * 0.3, r.w * 0.7, LINES);
+  const T = 40;
+  const oL = scan(rows, (y) => firstChange(r.w, (i) => at(r, i, y), bg, T));
+  const oR = scan(rows, (y) => { const i = firstChange(r.w, (k) => at(r, r.w - 1 - k, y), bg, T); return i < 0 ? -1 : r.w - i; });
+  const oT = scan(cols, (x) => firstChange(r.h, (i) => at(r, x, i), bg, T));
+  const oB = scan(cols, (x) => { const i = firstChange(r.h, (k) => at(r, x, r.h - 1 - k), bg, T); return i < 0 ? -1 : r.h - i; });
+  // A scan cropped to the card has no background: the image's edges are the card's.
+  const outer: Edges = { left: oL?.at ?? 0, right: oR?.at ?? r.w, top: oT?.at ?? 0, bottom: oB?.at ?? r.h };
+  if (outer.right - outer.left < r.w * 0.2 || outer.bottom - outer.top < r.h * 0.2) throw new MeasureError("No card found: the card's edges must stand out from the background.");
+
+  // Inner frame: scanning inward from each outer edge, where the border's colour ends.
+  const cw = outer.right - outer.left;
+  const ch = outer.bottom - outer.top;
+  const inset = Math.max(2, Math.round(Math.min(cw, ch) * 0.008));
+  const innerRows = between(outer.top + ch * 0.3, outer.top + ch * 0.7, LINES);
+  const innerCols = between(outer.left + cw * 0.3, outer.left + cw * 0.7, LINES);
+  const limitX = Math.round(cw * 0.25);
+  const limitY = Math.round(ch * 0.25);
+  const T2 = 45;
+  const left = scan(innerRows, (y) => {
+    const x0 = Math.ceil(outer.left) + inset;
+    const i = firstChange(limitX, (k) => at(r, x0 + k, y), at(r, x0, y), T2);
+    return i < 0 ? -1 : x0 + i;
+  });
+  const right = scan(innerRows, (y) => {
+    const x0 = Math.floor(outer.right) - 1 - inset;
+    const i = firstChange(limitX, (k) => at(r, x0 - k, y), at(r, x0, y), T2);
+    return i < 0 ? -1 : x0 + 1 - i;
+  });
+  const top = scan(innerCols, (x) => {
+    const y0 = Math.ceil(outer.top) + inset;
+    const i = firstChange(limitY, (k) => at(r, x, y0 + k), at(r, x, y0), T2);
+    return i < 0 ? -1 : y0 + i;
+  });
+  const bottom = scan(innerCols, (x) => {
+    const y0 = Math.floor(outer.bottom) - 1 - inset;
+    const i = firstChange(limitY, (k) => at(r, x, y0 - k), at(r, x, y0), T2);
+    return i < 0 ? -1 : y0 + 1 - i;
+  });
+  if (!left || !right || !top || !bottom) throw new MeasureError("No frame found inside the card's border: a borderless (full-art) card has no centering to measure.");
+
+  const inner: Edges = { left: left.at, right: right.at, top: top.at, bottom: bottom.at };
+  const ratios = ratiosOf(outer, inner);
+  // Each border's width is uncertain by its two edges' spreads and half a working pixel.
+  const u = (a: number, b: number, s: number[]) => (100 * Math.sqrt(s.reduce((n, x) => n + x * x + 0.083, 0)) * Math.max(a, b)) / (a + b) ** 2;
+  const lw = inner.left - outer.left;
+  const rw = outer.right - inner.right;
+  const tw = inner.top - outer.top;
+  const bw = outer.bottom - inner.bottom;
+  const px = (e: Edges) => ({ left: round1(e.left * scale), right: round1(e.right * scale), top: round1(e.top * scale), bottom: round1(e.bottom * scale) });
+  return {
+    width: Math.round(r.w * scale), height: Math.round(r.h * scale), outer: px(outer), inner: px(inner),
+    left_right: ratios.left_right, top_bottom: ratios.top_bottom,
+    uncertainty: {
+      left_right: round2(u(lw, rw, [oL?.spread ?? 0.5, oR?.spread ?? 0.5, left.spread, right.spread])),
+      top_bottom: round2(u(tw, bw, [oT?.spread ?? 0.5, oB?.spread ?? 0.5, top.spread, bottom.spread])),
+    },
+  };
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The left and top borders' shares, in percent, from edge positions (as measured or as a person moved them). */
+export function ratiosOf(outer: Edges, inner: Edges): { left_right: number; top_bottom: number } {
+  const lw = inner.left - outer.left;
+  const rw = outer.right - inner.right;
+  const tw = inner.top - outer.top;
+  const bw = outer.bottom - inner.bottom;
+  if (lw <= 0 || rw <= 0 || tw <= 0 || bw <= 0) throw new MeasureError("The frame lines must lie inside the card's edges.");
+  return { left_right: round2((100 * lw) / (lw + rw)), top_bottom: round2((100 * tw) / (tw + bw)) };
+}

@@ -1,0 +1,22 @@
+import sharp from "sharp";
+import { renderFace, type FaceCard } from "@/lib/vision/render";
+
+// Photos for the upload routes: a rendered face laid flat on a plain background, as a scanner
+// would deliver it, with the frame placed at known ratios.
+
+export const SAMPLE_CARD: FaceCard = {
+  id: "base1-4", name: "Charizard", hp: 120, number: "4", set_code: "base1", supertype: "Pokémon", types: ["Fire"], rarity: "Rare Holo",
+  attacks: ["Energy Burn", "Fire Spin"],
+};
+
+export async function cardScan(centering = { left_right: 50, top_bottom: 50 }, card: FaceCard = SAMPLE_CARD): Promise<Buffer> {
+  const face = await renderFace(card, { width: 630, centering });
+  return sharp({ create: { width: 760, height: 1010, channels: 3, background: "#f4f4f4" } })
+    .composite([{ input: face, left: 60, top: 55 }]).jpeg({ quality: 90 }).toBuffer();
+}
+
+export function imageForm(bytes: Buffer, type = "image/jpeg", name = "scan.jpg"): FormData {
+  const form = new FormData();
+  form.append("image", new Blob([new Uint8Array(bytes)], { type }), name);
+  return form;
+}
