@@ -1,0 +1,90 @@
+import sharp from "sharp";
+import { seeded } from "./render";
+import type { Quad } from "./outline";
+
+// Photos made from card faces for the evaluation and the tests: the face in random
+// perspective and rotation, filling 25-90 % of the frame, on a cluttered background, with
+// blur, noise, a colour cast, glare, a small occlusion and JPEG loss. Seeded: the same seed
+// makes the same photo.
+
+export type SynthOptions = { seed: string; width?: number; height?: number };
+
+function invert3(m: number[]): number[] {
+  const [a, b, c, d, e, f, g, h, i] = m as [number, number, number, number, number, number, number, number, number];
+  const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+  const det = a * A + b * B + c * C;
+  return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det, B / det, (a * i - c * g) / det, -(a * f - c * d) / det, C / det, -(a * h - b * g) / det, (a * e - b * d) / det];
+}
+
+function squareToQuad(q: Quad): number[] {
+  const [p0, p1, p2, p3] = q;
+  const dx1 = p1.x - p2.x, dx2 = p3.x - p2.x, dx3 = p0.x - p1.x + p2.x - p3.x;
+  const dy1 = p1.y - p2.y, dy2 = p3.y - p2.y, dy3 = p0.y - p1.y + p2.y - p3.y;
+  const det = dx1 * dy2 - dx2 * dy1;
+  const g = (dx3 * dy2 - dx2 * dy3) / det;
+  const h = (dx1 * dy3 - dx3 * dy1) / det;
+  return [p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x, p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y, g, h, 1];
+}
+
+async function clutter(r: () => number, w: number, h: number): Promise<Buffer> {
+  const shapes: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const hue = Math.floor(r() * 360);
+    const fill = `hsl(${hue},${20 + Math.floor(r() * 60)}%,${20 + Math.floor(r() * 60)}%)`;
+    if (r() < 0.5) shapes.push(`<rect x="${r() * w}" y="${r() * h}" width="${20 + r() * w * 0.4}" height="${20 + r() * h * 0.3}" fill="${fill}" transform="rotate(${r() * 360} ${w / 2} ${h / 2})"/>`);
+    else shapes.push(`<circle cx="${r() * w}" cy="${r() * h}" r="${10 + r() * w * 0.15}" fill="${fill}"/>`);
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="hsl(${Math.floor(r() * 360)},25%,${30 + Math.floor(r() * 40)}%)"/>${shapes.join("")}</svg>`;
+  return sharp(Buffer.from(svg)).blur(1 + r() * 3).removeAlpha().raw().toBuffer();
+}
+
+/** A photo of `face` (any image) and the quad where the card lies in it. */
+export async function synthPhoto(face: Buffer, o: SynthOptions): Promise<{ photo: Buffer; quad: Quad }> {
+  const r = seeded(`photo:${o.seed}`);
+  const W = o.width ?? 800;
+  const H = o.height ?? 800;
+  const card = await sharp(face).resize({ width: 420, height: 586, fit: "fill" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const bg = await clutter(r, W, H);
+  // The card's size by the share of the frame it covers, then rotation and perspective jitter.
+  const share = 0.25 + r() * 0.65;
+  const ch = Math.sqrt((share * W * H) / 0.716);
+  const cw = ch * 0.716;
+  const scale = Math.min(1, (0.95 * Math.min(W, H)) / Math.hypot(cw, ch));
+  const [w2, h2] = [(cw * scale) / 2, (ch * scale) / 2];
+  const angle = (r() - 0.5) * 2 * (Math.PI / 6) + (r() < 0.1 ? Math.PI / 2 : 0);
+  const cx = W / 2 + (r() - 0.5) * (W - 2 * Math.max(w2, h2)) * 0.8;
+  const cy = H / 2 + (r() - 0.5) * (H - 2 * Math.max(w2, h2)) * 0.8;
+  const jitter = () => (r() - 0.5) * 0.16 * Math.min(w2, h2) * 2;
+  let corners = [[-w2, -h2], [w2, -h2], [w2, h2], [-w2, h2]].map(([x, y]) => ({
+    x: cx + x! * Math.cos(angle) - y! * Math.sin(angle) + jitter(),
+    y: cy + x! * Math.sin(angle) + y! * Math.cos(angle) + jitter(),
+  })) as Quad;
+  // Whole card in the frame: shrink about its centre until every corner is inside.
+  const inside = (q: Quad) => q.every((p) => p.x >= 4 && p.y >= 4 && p.x <= W - 5 && p.y <= H - 5);
+  for (let k = 0; k < 20 && !inside(corners); k++) {
+    const mx = corners.reduce((n, p) => n + p.x, 0) / 4;
+    const my = corners.reduce((n, p) => n + p.y, 0) / 4;
+    corners = corners.map((p) => ({ x: W / 2 + (mx - W / 2) * 0.9 + (p.x - mx) * 0.93, y: H / 2 + (my - H / 2) * 0.9 + (p.y - my) * 0.93 })) as Quad;
+  }
+  const inv = invert3(squareToQuad(corners));
+  const out = Buffer.from(bg);
+  const cast = [1 + (r() - 0.5) * 0.3, 1 + (r() - 0.5) * 0.3, 1 + (r() - 0.5) * 0.3];
+  const glare = { x: cx + (r() - 0.5) * w2 * 2, y: cy + (r() - 0.5) * h2 * 2, r: Math.min(w2, h2) * (0.3 + r() * 0.5), k: r() * 0.6 };
+  const occ = r() < 0.5 ? { x: cx + (r() - 0.5) * w2 * 2, y: cy + (r() - 0.5) * h2 * 2, s: Math.min(w2, h2) * (0.1 + r() * 0.15) } : null;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const z = inv[6]! * x + inv[7]! * y + inv[8]!;
+      const u = (inv[0]! * x + inv[1]! * y + inv[2]!) / z;
+      const v = (inv[3]! * x + inv[4]! * y + inv[5]!) / z;
+      if (u < 0 || u >= 1 || v < 0 || v >= 1) continue;
+      const si = (Math.floor(v * card.info.height) * card.info.width + Math.floor(u * card.info.width)) * 3;
+      const o = (y * W + x) * 3;
+      const g = Math.max(0, 1 - Math.hypot(x - glare.x, y - glare.y) / glare.r) * glare.k;
+      for (let c = 0; c < 3; c++) out[o + c] = Math.min(255, card.data[si + c]! * cast[c]! * (1 - g) + 255 * g);
+      if (occ && Math.abs(x - occ.x) < occ.s && Math.abs(y - occ.y) < occ.s * 0.6) out[o] = out[o + 1] = out[o + 2] = 40;
+    }
+  }
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(0, Math.min(255, out[i]! + (r() - 0.5) * 18));
+  const photo = await sharp(out, { raw: { width: W, height: H, channels: 3 } }).blur(0.3 + r() * 1.2).jpeg({ quality: 50 + Math.floor(r() * 41) }).toBuffer();
+  return { photo, quad: corners };
+}
