@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { seeded } from "./render";
-import type { Quad } from "./outline";
+import { squareToQuad, type Quad } from "./outline";
 
 // Photos made from card faces for the evaluation and the tests: the face in random
 // perspective and rotation, filling 25-90 % of the frame, on a cluttered background, with
@@ -14,16 +14,6 @@ function invert3(m: number[]): number[] {
   const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
   const det = a * A + b * B + c * C;
   return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det, B / det, (a * i - c * g) / det, -(a * f - c * d) / det, C / det, -(a * h - b * g) / det, (a * e - b * d) / det];
-}
-
-function squareToQuad(q: Quad): number[] {
-  const [p0, p1, p2, p3] = q;
-  const dx1 = p1.x - p2.x, dx2 = p3.x - p2.x, dx3 = p0.x - p1.x + p2.x - p3.x;
-  const dy1 = p1.y - p2.y, dy2 = p3.y - p2.y, dy3 = p0.y - p1.y + p2.y - p3.y;
-  const det = dx1 * dy2 - dx2 * dy1;
-  const g = (dx3 * dy2 - dx2 * dy3) / det;
-  const h = (dx1 * dy3 - dx3 * dy1) / det;
-  return [p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x, p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y, g, h, 1];
 }
 
 async function clutter(r: () => number, w: number, h: number): Promise<Buffer> {

@@ -37,14 +37,16 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   await query("delete from images where owner_kind = 'card' and owner_id = any($1)", [[GOOD, BAD, SCAN]]);
-  // The due downloads are exactly these two: every other upstream row is parked for the test.
-  await query("update images set retry_at = now() + interval '1 day' where owner_kind = 'card' and storage_key is null and retry_at is null");
+  // The due downloads are exactly these two: every other due row (never stored, or a rendered
+  // face waiting for its real image) is parked for the test, on a date that marks it as parked.
+  await query(`update images set retry_at = '2999-01-01' where owner_kind = 'card' and source_url is not null
+    and (storage_key is null or origin = 'rendered') and (retry_at is null or retry_at <= now())`);
   await query(`insert into images (owner_kind, owner_id, face, size, source_url) values
     ('card', $1, 'FRONT', 'LARGE', $3), ('card', $2, 'FRONT', 'LARGE', $4)`, [GOOD, BAD, `${base}/good.png`, `${base}/missing.png`]);
 });
 
 afterAll(async () => {
-  await query("update images set retry_at = null where owner_kind = 'card' and storage_key is null and retry_at > now() + interval '12 hours'");
+  await query("update images set retry_at = null where retry_at = '2999-01-01'");
   await new Promise((r) => server.close(r));
 });
 
