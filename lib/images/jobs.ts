@@ -5,7 +5,7 @@ import { bumpCatalogVersion } from "@/lib/catalog/queries/sync";
 import { getDb } from "@/lib/db/client";
 import type { Progress } from "@/lib/jobs/progress";
 import { renderFace } from "@/lib/vision/render";
-import { cardsWithoutFace, dueDownloads, failDownload, recordImageChanges } from "./queries/images";
+import { cardsWithoutFace, dueDownloads, failDownload, faceRow, recordImageChanges } from "./queries/images";
 import { storeCardFront } from "./store";
 
 // The images job (downloads of upstream URLs, or an operator's folder of scans) and the
@@ -47,12 +47,15 @@ export async function refreshImages(p: Progress, opts: { source?: string; limit?
       const files = readdirSync(opts.source).filter((f) => /\.(jpe?g|png|webp)$/i.test(f));
       p.phase(`scans from ${opts.source}`);
       for (const f of files) {
-        const id = f.replace(/\.[^.]+$/, "");
+        const name = f.replace(/\.[^.]+$/, "");
         try {
-          await storeCardFront(id, readFileSync(path.join(opts.source, f)), "scan");
-          stored.push(id);
+          // Named by primary id; a file that names no card is reported, not stored.
+          const card = await faceRow(name);
+          if (!card) throw new Error("no card has this id");
+          await storeCardFront(card.id, readFileSync(path.join(opts.source, f)), "scan");
+          stored.push(card.id);
         } catch (err) {
-          fail(id, err);
+          fail(name, err);
         }
         p.tick();
       }

@@ -65,12 +65,14 @@ describe("the images job", () => {
     expect(change!.n).toBeGreaterThan(0);
   });
 
-  it("loads a folder of scans named by card id; a file that is no image is reported", async () => {
+  it("loads a folder of scans named by card id; a file that is no image, or names no card, is reported", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "scans-"));
     writeFileSync(path.join(dir, `${SCAN}.png`), await png(600, 840, "#cc3333"));
     writeFileSync(path.join(dir, "base2-4.jpg"), "not a picture");
+    writeFileSync(path.join(dir, "no-such-card.png"), await png(60, 84, "#00cc00"));
     const r = await refreshImages(quiet(), { source: dir });
-    expect(r).toMatchObject({ stored: 1, failed: 1 });
+    expect(r).toMatchObject({ stored: 1, failed: 2 });
+    expect(r.errors.join("\n")).toContain("no-such-card: no card has this id");
     const [row] = await query<{ origin: string }>("select origin from images where owner_id = $1 and size = 'LARGE'", [SCAN]);
     expect(row!.origin).toBe("scan");
   });
