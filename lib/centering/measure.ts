@@ -87,6 +87,23 @@ const between = (a: number, b: number, n: number) => Array.from({ length: n }, (
 
 export class MeasureError extends Error {}
 
+type Side = keyof Edges;
+
+/**
+ * Scanning inward from pixel `start` on `side` along row or column `line`, for at most `limit`
+ * pixels: the boundary where the colour leaves `ref` (default: the start pixel's own colour),
+ * or -1. Boundaries are pixel edges: a left edge is its first pixel, a right edge its last + 1.
+ */
+function inward(r: Raster, side: Side, line: number, start: number, limit: number, threshold: number, ref?: readonly number[]): number {
+  const forward = side === "left" || side === "top";
+  const pixel = side === "left" || side === "right"
+    ? (k: number) => at(r, forward ? start + k : start - k, line)
+    : (k: number) => at(r, line, forward ? start + k : start - k);
+  const i = firstChange(limit, pixel, ref ?? pixel(0), threshold);
+  if (i < 0) return -1;
+  return forward ? start + i : start + 1 - i;
+}
+
 export async function measureCentering(input: Buffer): Promise<Measurement> {
   const img = sharp(input, { failOn: "error" }).rotate();
   const meta = await img.metadata();
@@ -98,44 +115,32 @@ export async function measureCentering(input: Buffer): Promise<Measurement> {
   // Outer edges: where the background ends, scanning in from each side across the middle.
   const rows = between(r.h * 0.3, r.h * 0.7, LINES);
   const cols = between(r.w * 0.3, r.w * 0.7, LINES);
-  const T = 40;
-  const oL = scan(rows, (y) => firstChange(r.w, (i) => at(r, i, y), bg, T));
-  const oR = scan(rows, (y) => { const i = firstChange(r.w, (k) => at(r, r.w - 1 - k, y), bg, T); return i < 0 ? -1 : r.w - i; });
-  const oT = scan(cols, (x) => firstChange(r.h, (i) => at(r, x, i), bg, T));
-  const oB = scan(cols, (x) => { const i = firstChange(r.h, (k) => at(r, x, r.h - 1 - k), bg, T); return i < 0 ? -1 : r.h - i; });
+  const fromImage = { left: 0, right: r.w - 1, top: 0, bottom: r.h - 1 };
+  const outerScan = (side: Side) => scan(side === "left" || side === "right" ? rows : cols, (line) =>
+    inward(r, side, line, fromImage[side], side === "left" || side === "right" ? r.w : r.h, 40, bg));
+  const o = { left: outerScan("left"), right: outerScan("right"), top: outerScan("top"), bottom: outerScan("bottom") };
   // A scan cropped to the card has no background: the image's edges are the card's.
-  const outer: Edges = { left: oL?.at ?? 0, right: oR?.at ?? r.w, top: oT?.at ?? 0, bottom: oB?.at ?? r.h };
+  const outer: Edges = { left: o.left?.at ?? 0, right: o.right?.at ?? r.w, top: o.top?.at ?? 0, bottom: o.bottom?.at ?? r.h };
   if (outer.right - outer.left < r.w * 0.2 || outer.bottom - outer.top < r.h * 0.2) throw new MeasureError("No card found: the card's edges must stand out from the background.");
 
-  // Inner frame: scanning inward from each outer edge, where the border's colour ends.
+  // Inner frame: scanning inward from just inside each outer edge, where the border's colour ends.
   const cw = outer.right - outer.left;
   const ch = outer.bottom - outer.top;
   const inset = Math.max(2, Math.round(Math.min(cw, ch) * 0.008));
   const innerRows = between(outer.top + ch * 0.3, outer.top + ch * 0.7, LINES);
   const innerCols = between(outer.left + cw * 0.3, outer.left + cw * 0.7, LINES);
-  const limitX = Math.round(cw * 0.25);
-  const limitY = Math.round(ch * 0.25);
-  const T2 = 45;
-  const left = scan(innerRows, (y) => {
-    const x0 = Math.ceil(outer.left) + inset;
-    const i = firstChange(limitX, (k) => at(r, x0 + k, y), at(r, x0, y), T2);
-    return i < 0 ? -1 : x0 + i;
-  });
-  const right = scan(innerRows, (y) => {
-    const x0 = Math.floor(outer.right) - 1 - inset;
-    const i = firstChange(limitX, (k) => at(r, x0 - k, y), at(r, x0, y), T2);
-    return i < 0 ? -1 : x0 + 1 - i;
-  });
-  const top = scan(innerCols, (x) => {
-    const y0 = Math.ceil(outer.top) + inset;
-    const i = firstChange(limitY, (k) => at(r, x, y0 + k), at(r, x, y0), T2);
-    return i < 0 ? -1 : y0 + i;
-  });
-  const bottom = scan(innerCols, (x) => {
-    const y0 = Math.floor(outer.bottom) - 1 - inset;
-    const i = firstChange(limitY, (k) => at(r, x, y0 - k), at(r, x, y0), T2);
-    return i < 0 ? -1 : y0 + 1 - i;
-  });
+  const fromBorder = {
+    left: Math.ceil(outer.left) + inset, right: Math.floor(outer.right) - 1 - inset,
+    top: Math.ceil(outer.top) + inset, bottom: Math.floor(outer.bottom) - 1 - inset,
+  };
+  const innerScan = (side: Side) => {
+    const across = side === "left" || side === "right";
+    return scan(across ? innerRows : innerCols, (line) => inward(r, side, line, fromBorder[side], Math.round((across ? cw : ch) * 0.25), 45));
+  };
+  const left = innerScan("left");
+  const right = innerScan("right");
+  const top = innerScan("top");
+  const bottom = innerScan("bottom");
   if (!left || !right || !top || !bottom) throw new MeasureError("No frame found inside the card's border: a borderless (full-art) card has no centering to measure.");
 
   const inner: Edges = { left: left.at, right: right.at, top: top.at, bottom: bottom.at };
@@ -151,8 +156,8 @@ export async function measureCentering(input: Buffer): Promise<Measurement> {
     width: Math.round(r.w * scale), height: Math.round(r.h * scale), outer: px(outer), inner: px(inner),
     left_right: ratios.left_right, top_bottom: ratios.top_bottom,
     uncertainty: {
-      left_right: round2(u(lw, rw, [oL?.spread ?? 0.5, oR?.spread ?? 0.5, left.spread, right.spread])),
-      top_bottom: round2(u(tw, bw, [oT?.spread ?? 0.5, oB?.spread ?? 0.5, top.spread, bottom.spread])),
+      left_right: round2(u(lw, rw, [o.left?.spread ?? 0.5, o.right?.spread ?? 0.5, left.spread, right.spread])),
+      top_bottom: round2(u(tw, bw, [o.top?.spread ?? 0.5, o.bottom?.spread ?? 0.5, top.spread, bottom.spread])),
     },
   };
 }

@@ -1,6 +1,5 @@
 import { fail } from "@/lib/api/respond";
-import { Readable } from "@/lib/storage";
-import { storage } from "@/lib/storage";
+import { Readable, storage } from "@/lib/storage";
 import { renderFace } from "@/lib/vision/render";
 import { faceRow, recordImageChanges, storedImage } from "./queries/images";
 import { SIZES, storeCardFront, type Size } from "./store";

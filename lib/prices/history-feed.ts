@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { RecentPoint } from "@/lib/db/schema";
 import { gradedRule, seriesKey, SeriesFields, validAmount } from "./feed";
-import { addDays, eachDay, emptyMonth, setDay } from "./pack";
-import { mergeRecent, RECENT_POINTS, seriesRowOf } from "./store";
-import { loadMonths, loadSeries, upsertSeries, writeMonths } from "./queries/store";
+import { addDays, eachDay } from "./pack";
+import { mergeSeries, monthRow, RECENT_POINTS, seriesRowOf, writeDays, type MonthDays } from "./store";
+import { loadSeries, upsertSeries } from "./queries/store";
 
 // History files: a provider's back catalogue, one series per line with its daily figures
 // (docs/price-feeds.md). A year of the whole catalogue is hundreds of millions of figures, far
@@ -55,7 +55,6 @@ export async function applyHistory(lines: ResolvedHistory[], db?: Db): Promise<{
   const stored = await loadSeries(keyed.map((k) => k.key), db);
   const changed = new Map<string, { kind: string; id: string }>();
   let points = 0;
-  const wanted = new Map<string, { series_id: number; month: number; days: [number, number][] }>();
   const rows = keyed.map(({ l, key }) => {
     const filled: number[] = [];
     l.amounts.forEach((a, i) => {
@@ -66,38 +65,27 @@ export async function applyHistory(lines: ResolvedHistory[], db?: Db): Promise<{
       const day = addDays(l.from, i);
       return { as_of: day, amount: l.amounts[i]!, sample_n: l.sample_n ?? null, observed_at: `${day}T00:00:00Z` };
     });
-    const [firstDay, lastDay] = [addDays(l.from, filled[0]!), addDays(l.from, filled.at(-1)!)];
-    const before = stored.get(key);
-    const recent = mergeRecent(before?.recent ?? [], incoming);
-    const first = before && before.first_as_of < firstDay ? before.first_as_of : firstDay;
-    const last = before && before.last_as_of > lastDay ? before.last_as_of : lastDay;
-    const newest = before?.recent[0];
-    if (!newest || newest.as_of !== recent[0]!.as_of || newest.amount !== recent[0]!.amount) {
-      changed.set(`${l.productKind}:${l.productId}`, { kind: l.productKind, id: l.productId });
-    }
-    return { row: seriesRowOf({ ...l, amount: 0, as_of: "" }, recent, first, last), line: l };
+    const m = mergeSeries(stored.get(key), incoming, addDays(l.from, filled[0]!), addDays(l.from, filled.at(-1)!));
+    if (m.changed) changed.set(`${l.productKind}:${l.productId}`, { kind: l.productKind, id: l.productId });
+    return { row: seriesRowOf({ ...l, amount: 0, as_of: "" }, m.recent, m.first, m.last), line: l };
   });
   const ids = await upsertSeries(rows.map((r) => r.row), db);
+  const wanted: MonthDays = new Map();
   for (const { row, line } of rows) {
     const id = ids.get(row.key)!;
-    let w: { series_id: number; month: number; days: [number, number][] } | undefined;
+    // The month's entry is looked up once per month, not once per day: a year is 365 days a line.
+    let current = -1;
+    let days: [number, number][] = [];
     eachDay(line.from, line.amounts.length, (i, month, index) => {
       const a = line.amounts[i];
       if (a === null || a === undefined) return;
-      if (w?.month !== month) {
-        const mk = `${id}:${month}`;
-        w = wanted.get(mk);
-        if (!w) wanted.set(mk, (w = { series_id: id, month, days: [] }));
+      if (month !== current) {
+        current = month;
+        days = monthRow(wanted, id, month).days;
       }
-      w.days.push([index, a]);
+      days.push([index, a]);
     });
   }
-  // Months the store already holds keep the days this line does not name.
-  const existing = stored.size ? await loadMonths([...wanted.values()], db) : new Map<string, Buffer>();
-  await writeMonths([...wanted.entries()].map(([mk, w]) => {
-    const buf = existing.get(mk) ?? emptyMonth(w.month);
-    for (const [i, amount] of w.days) setDay(buf, i, amount);
-    return { series_id: w.series_id, month: w.month, amounts: buf };
-  }), db);
+  await writeDays(wanted, stored.size > 0, db);
   return { series: rows.length, points, changed: [...changed.values()] };
 }

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import type { RecentPoint } from "@/lib/db/schema";
 import { seriesKey, type Observation } from "./feed";
 import { dayIndex, emptyMonth, monthKey, setDay } from "./pack";
-import { loadMonths, loadSeries, upsertSeries, writeMonths, type SeriesRow } from "./queries/store";
+import { loadMonths, loadSeries, upsertSeries, writeMonths, type SeriesRow, type StoredSeries } from "./queries/store";
 
 // Applying observations to the store: each lands in its series' month row (history) and,
 // when it is among the newest, in the series' recent points (current quotes). Applying the
@@ -30,6 +30,40 @@ export function seriesRowOf(o: Resolved, recent: RecentPoint[], first: string, l
   };
 }
 
+/** A series' state after `incoming`: its newest points, first and last day, and whether its newest figure moved. */
+export function mergeSeries(before: StoredSeries | undefined, incoming: RecentPoint[], firstDay: string, lastDay: string) {
+  const recent = mergeRecent(before?.recent ?? [], incoming);
+  const first = before && before.first_as_of < firstDay ? before.first_as_of : firstDay;
+  const last = before && before.last_as_of > lastDay ? before.last_as_of : lastDay;
+  const newest = before?.recent[0];
+  const changed = !newest || newest.as_of !== recent[0]!.as_of || newest.amount !== recent[0]!.amount;
+  return { recent, first, last, changed };
+}
+
+/** Days to write, gathered by month row: "series_id:month" → the row's days as [index in month, amount]. */
+export type MonthDays = Map<string, { series_id: number; month: number; days: [number, number][] }>;
+
+/** The month row's entry in `wanted`, created when new; callers push its days. */
+export function monthRow(wanted: MonthDays, seriesId: number, month: number): { days: [number, number][] } {
+  const mk = `${seriesId}:${month}`;
+  let w = wanted.get(mk);
+  if (!w) wanted.set(mk, (w = { series_id: seriesId, month, days: [] }));
+  return w;
+}
+
+/**
+ * Writes the gathered days. Month rows the store already holds keep the days not named; when
+ * none of the series existed before (`anyStored` false) there are none to read.
+ */
+export async function writeDays(wanted: MonthDays, anyStored: boolean, db?: Db): Promise<void> {
+  const existing = anyStored ? await loadMonths([...wanted.values()], db) : new Map<string, Buffer>();
+  await writeMonths([...wanted.entries()].map(([mk, w]) => {
+    const buf = existing.get(mk) ?? emptyMonth(w.month);
+    for (const [i, amount] of w.days) setDay(buf, i, amount);
+    return { series_id: w.series_id, month: w.month, amounts: buf };
+  }), db);
+}
+
 /** Returns the products whose newest figure changed (one PRICE change each). */
 export async function applyObservations(obs: Resolved[], db?: Db): Promise<{ series: number; points: number; changed: { kind: string; id: string }[] }> {
   const groups = new Map<string, Resolved[]>();
@@ -43,37 +77,18 @@ export async function applyObservations(obs: Resolved[], db?: Db): Promise<{ ser
   const rows: SeriesRow[] = [];
   const changed = new Map<string, { kind: string; id: string }>();
   for (const [k, g] of groups) {
-    const before = stored.get(k);
     const incoming = g.map((o) => ({ as_of: o.as_of, amount: o.amount, sample_n: o.sample_n ?? null, observed_at: o.observed_at ?? startOfDay(o.as_of) }));
-    const recent = mergeRecent(before?.recent ?? [], incoming);
     const days = g.map((o) => o.as_of).sort();
-    const first = before && before.first_as_of < days[0]! ? before.first_as_of : days[0]!;
-    const last = before && before.last_as_of > days.at(-1)! ? before.last_as_of : days.at(-1)!;
-    const newest = before?.recent[0];
-    if (!newest || newest.as_of !== recent[0]!.as_of || newest.amount !== recent[0]!.amount) {
-      changed.set(`${g[0]!.productKind}:${g[0]!.productId}`, { kind: g[0]!.productKind, id: g[0]!.productId });
-    }
-    rows.push(seriesRowOf(g[0]!, recent, first, last));
+    const m = mergeSeries(stored.get(k), incoming, days[0]!, days.at(-1)!);
+    if (m.changed) changed.set(`${g[0]!.productKind}:${g[0]!.productId}`, { kind: g[0]!.productKind, id: g[0]!.productId });
+    rows.push(seriesRowOf(g[0]!, m.recent, m.first, m.last));
   }
   const ids = await upsertSeries(rows, db);
-
-  const wanted = new Map<string, { series_id: number; month: number; days: [number, number][] }>();
+  const wanted: MonthDays = new Map();
   for (const [k, g] of groups) {
     const id = ids.get(k)!;
-    for (const o of g) {
-      const month = monthKey(o.as_of);
-      const mk = `${id}:${month}`;
-      const w = wanted.get(mk) ?? { series_id: id, month, days: [] };
-      w.days.push([dayIndex(o.as_of), o.amount]);
-      wanted.set(mk, w);
-    }
+    for (const o of g) monthRow(wanted, id, monthKey(o.as_of)).days.push([dayIndex(o.as_of), o.amount]);
   }
-  const existing = await loadMonths([...wanted.values()], db);
-  const months = [...wanted.entries()].map(([mk, w]) => {
-    const buf = existing.get(mk) ?? emptyMonth(w.month);
-    for (const [i, amount] of w.days) setDay(buf, i, amount);
-    return { series_id: w.series_id, month: w.month, amounts: buf };
-  });
-  await writeMonths(months, db);
+  await writeDays(wanted, stored.size > 0, db);
   return { series: groups.size, points: obs.length, changed: [...changed.values()] };
 }

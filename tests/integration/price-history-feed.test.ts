@@ -1,31 +1,16 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { progress } from "@/lib/jobs/progress";
 import { refreshPrices } from "@/lib/prices/refresh";
 import { unpack } from "@/lib/prices/pack";
 import { getJson } from "../helpers/api";
 import { query } from "../helpers/db";
+import { day, feeds, quiet } from "../helpers/feeds";
 
 // History files: a provider's back catalogue, one series per line, applied by refresh-prices
 // before the source's daily files and merged day by day into the store.
 
-const quiet = () => progress("test", { quiet: true });
 const CARD = "base1-13";
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const j = JSON.stringify;
 const series = { product: `card:${CARD}`, variant: "TREND", basis: "SOLD", currency: "EUR", locale: "en", condition: "NEAR_MINT", printing: "HOLOFOIL", grading: null, provenance: "Cardmarket (test)" };
-
-function feeds(files: Record<string, string[]>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "history-feeds-"));
-  for (const [name, lines] of Object.entries(files)) {
-    const [source, file] = name.split("/") as [string, string];
-    mkdirSync(path.join(dir, source), { recursive: true });
-    writeFileSync(path.join(dir, source, file), lines.join("\n") + "\n");
-  }
-  return dir;
-}
 
 /** The stored days of the card's Cardmarket TREND series, oldest first. */
 async function storedDays(): Promise<[string, number][]> {
@@ -52,7 +37,7 @@ beforeAll(async () => {
       j({ ...series, source: "TCGPLAYER", from: day(-12), amounts: [1] }),
       j({ ...series, from: day(-12), amounts: [null, null] }),
     ],
-  }), quiet());
+  }, "history-feeds-"), quiet());
 });
 
 // Other files' tests expect this card without prices.
@@ -95,7 +80,7 @@ describe("history files", () => {
   });
 
   it("a later history file overwrites the days it names and keeps the others; applying it twice changes nothing", async () => {
-    const dir = feeds({ "cardmarket/history-fix.ndjson": [j({ ...series, from: day(-8), amounts: [140, null, 160] })] });
+    const dir = feeds({ "cardmarket/history-fix.ndjson": [j({ ...series, from: day(-8), amounts: [140, null, 160] })] }, "history-feeds-");
     await refreshPrices(dir, quiet());
     const once = await storedDays();
     expect(once).toEqual([[day(-12), 10], [day(-11), 11], [day(-9), 13], [day(-8), 140], [day(-7), 15], [day(-6), 160], [day(-5), 17], [day(-4), 18], [day(-3), 30]]);

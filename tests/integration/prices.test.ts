@@ -1,8 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { progress } from "@/lib/jobs/progress";
 import { storeRates } from "@/lib/prices/fx";
 import { refreshIndex } from "@/lib/prices/refresh-index";
 import { refreshPrices } from "@/lib/prices/refresh";
@@ -10,23 +6,12 @@ import { keyHash } from "@/lib/prices/queries/recent";
 import { getJson } from "../helpers/api";
 import { makeAccount } from "../helpers/accounts";
 import { query } from "../helpers/db";
+import { day, feeds, quiet } from "../helpers/feeds";
 
 // refresh-prices and refresh-index on hand-made feeds, then the price routes over them.
 
-const quiet = () => progress("test", { quiet: true });
 const CARD = "base1-2";
 const SEALED = "journey-together-journey-together-enhanced-booster-box-623628";
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-function feeds(files: Record<string, string[]>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "feeds-"));
-  for (const [name, lines] of Object.entries(files)) {
-    const [source, file] = name.split("/") as [string, string];
-    mkdirSync(path.join(dir, source), { recursive: true });
-    writeFileSync(path.join(dir, source, file), lines.join("\n") + "\n");
-  }
-  return dir;
-}
 
 const j = JSON.stringify;
 let first: Awaited<ReturnType<typeof refreshPrices>>;

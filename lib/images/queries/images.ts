@@ -55,12 +55,15 @@ export type FaceRow = {
   rarity: string | null; attacks: string[];
 };
 
+/** What the renderer draws from: name, HP, number, set, types and attack names. */
+const FACE_SELECT = sql`select c.id, c.name, c.hp, c.number, s.id as set_code, c.supertype, c.types, c.rarity,
+  coalesce((select array_agg(a->>'name') from jsonb_array_elements(coalesce(c.attrs->'attacks', '[]'::jsonb)) a), '{}') as attacks
+  from cards c join sets s on s.id = c.set_id`;
+
 /** Cards with no stored front at all (rendered faces fill only those), after `after` in id order. */
 export async function cardsWithoutFace(after: string, limit: number): Promise<FaceRow[]> {
   return rows<FaceRow>(sql`
-    select c.id, c.name, c.hp, c.number, s.id as set_code, c.supertype, c.types, c.rarity,
-      coalesce((select array_agg(a->>'name') from jsonb_array_elements(coalesce(c.attrs->'attacks', '[]'::jsonb)) a), '{}') as attacks
-    from cards c join sets s on s.id = c.set_id
+    ${FACE_SELECT}
     where c.deleted_at is null and c.id > ${after}
       and not exists (select 1 from images i where i.owner_kind = 'card' and i.owner_id = c.id and i.face = 'FRONT' and i.storage_key is not null)
     order by c.id limit ${limit}`);
@@ -69,9 +72,7 @@ export async function cardsWithoutFace(after: string, limit: number): Promise<Fa
 /** The card's face as the renderer needs it, stored or not. */
 export async function faceRow(cardId: string): Promise<FaceRow | undefined> {
   const [r] = await rows<FaceRow>(sql`
-    select c.id, c.name, c.hp, c.number, s.id as set_code, c.supertype, c.types, c.rarity,
-      coalesce((select array_agg(a->>'name') from jsonb_array_elements(coalesce(c.attrs->'attacks', '[]'::jsonb)) a), '{}') as attacks
-    from cards c join sets s on s.id = c.set_id where c.id = ${cardId} and c.deleted_at is null`);
+    ${FACE_SELECT} where c.id = ${cardId} and c.deleted_at is null`);
   return r;
 }
 
