@@ -19,7 +19,8 @@ import type { Ctx, RouteSpec, Upload } from "./route";
 //   6. handler             the route's own work in lib/<domain>, or its cached rendering
 //   7. card allowance      the answer's cards counted; 403 if new ones exceed the allowance
 //   8. ETag / 304          strong validator over the exact body
-//   9. meter settle        release the slot; refund on 4xx, 5xx and 304
+//   9. meter settle        release the slot; refund on 4xx, 5xx and 304, and what a cheaper
+//                          answer did not spend (an empty identify costs its base)
 //  10. headers             cache, meter and request headers, on answers and refusals alike
 
 const MAX_JSON_BODY = 1_000_000;
@@ -45,7 +46,7 @@ export async function runRoute(spec: RouteSpec<any, any, any>, req: Request, raw
     };
     const rendered = await runHandler(spec, req, ctx, input);
     const res = finish(spec, req, reqId, rendered, warnings);
-    const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds) : {};
+    const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : {};
     return withHeaders(res, principal, meter);
   } catch (err) {
     const error = toApiError(err, reqId);
@@ -85,8 +86,8 @@ async function acquireMeter(spec: RouteSpec<any, any, any>, principal: Principal
 
 // ── 7 and 9. card allowance and settle ───────────────────────────────────────
 
-async function settleMeter(lease: Lease, status: number, cardIds?: string[]): Promise<Record<string, string>> {
-  const outcome = await settle(lease, status, cardIds);
+async function settleMeter(lease: Lease, status: number, cardIds?: string[], credits?: number): Promise<Record<string, string>> {
+  const outcome = await settle(lease, status, cardIds, credits);
   if (!outcome.ok) throw new MeterRefusal(outcome.error, outcome.headers);
   return outcome.headers;
 }
@@ -227,7 +228,7 @@ async function render(spec: RouteSpec<any, any, any>, ctx: Ctx<any, any, any>): 
   if (result.file) return { text: "", status: 200, etag: result.file.etag, headers: result.headers, file: result.file };
   const text = JSON.stringify(result.body);
   const status = result.status ?? spec.successStatus ?? 200;
-  return { text, status, etag: spec.etag && status === 200 ? etagOf(text) : "", headers: result.headers, cardIds: result.cardIds };
+  return { text, status, etag: spec.etag && status === 200 ? etagOf(text) : "", headers: result.headers, cardIds: result.cardIds, credits: result.credits };
 }
 
 /**

@@ -8,6 +8,8 @@ import { env } from "@/lib/env";
 
 export type Rendered = {
   text: string; etag: string; status: number; headers?: Record<string, string>; cardIds?: string[]; hit?: boolean;
+  /** What the answer cost when less than its reserved cost. */
+  credits?: number;
   /** A streamed file: never cached (a file route declares no cache policy). */
   file?: import("./route").FileAnswer;
 };

@@ -30,6 +30,8 @@ export type Ok = {
   headers?: Record<string, string>;
   /** Card ids the answer returned: the distinct-card allowance counts them. */
   cardIds?: string[];
+  /** What the answer cost when less than the route's cost reserved; the rest is given back. */
+  credits?: number;
   /** A file answer streamed as is (bulk downloads) instead of `body` as JSON. */
   file?: FileAnswer;
 };

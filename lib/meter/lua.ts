@@ -103,15 +103,16 @@ return out(0, 0)
 
 /**
  * KEYS: leases, credits, daily, feature, cards
- * ARGV: leaseId refund(0|1) cost featureCounted(0|1) cardLimit periodTtlS cardId...
+ * ARGV: leaseId refund(0|1) cost featureCounted(0|1) cardLimit periodTtlS partial cardId...
  * → {allowed(1|0), cardsBefore, cardsAfter, newCards}
- * Releases the request's slot; gives credits back on a refund; counts the answer's cards,
- * refusing (and giving everything back) when they are new and the allowance is already spent.
+ * Releases the request's slot; gives credits back on a refund (`partial` of them on an answer
+ * that cost less than it reserved); counts the answer's cards, refusing (and giving everything
+ * back) when they are new and the allowance is already spent.
  */
 export const SETTLE = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 local refund, cost, feat = ARGV[2] == '1', tonumber(ARGV[3]), ARGV[4] == '1'
-local limit, ttl = tonumber(ARGV[5]), tonumber(ARGV[6])
+local limit, ttl, partial = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local function giveBack()
   if cost > 0 then
     redis.call('DECRBY', KEYS[2], cost)
@@ -125,15 +126,19 @@ if refund then
   return {1, before, before, 0}
 end
 local fresh = 0
-for i = 7, #ARGV do
+for i = 8, #ARGV do
   if redis.call('SISMEMBER', KEYS[5], ARGV[i]) == 0 then fresh = fresh + 1 end
 end
 if limit >= 0 and before >= limit and fresh > 0 then
   giveBack()
   return {0, before, before, fresh}
 end
+if partial > 0 then
+  redis.call('DECRBY', KEYS[2], partial)
+  redis.call('DECRBY', KEYS[3], partial)
+end
 if fresh > 0 then
-  for i = 7, #ARGV, 500 do
+  for i = 8, #ARGV, 500 do
     redis.call('SADD', KEYS[5], unpack(ARGV, i, math.min(i + 499, #ARGV)))
   end
   redis.call('EXPIRE', KEYS[5], ttl)

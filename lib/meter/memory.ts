@@ -91,17 +91,19 @@ export class MemoryMeter implements MeterDriver {
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
     const leases = this.get<Record<string, number>>(k.leases, now);
     if (leases) delete leases[i.leaseId];
+    // Counters keep their expiry, as DECRBY does in Redis.
+    const adjust = (key: string, by: number) => {
+      const e = this.store.get(key);
+      if (e) e.value = (e.value as number) + by;
+      else this.set(key, by, 172800000, now);
+    };
+    const credit = (n: number) => {
+      if (n <= 0) return;
+      adjust(k.credits, -n);
+      adjust(k.daily, -n);
+    };
     const giveBack = () => {
-      // Counters keep their expiry, as DECRBY does in Redis.
-      const adjust = (key: string, by: number) => {
-        const e = this.store.get(key);
-        if (e) e.value = (e.value as number) + by;
-        else this.set(key, by, 172800000, now);
-      };
-      if (i.cost > 0) {
-        adjust(k.credits, -i.cost);
-        adjust(k.daily, -i.cost);
-      }
+      credit(i.cost);
       if (i.featureCounted) adjust(k.feature, -1);
     };
     const set = this.cardSet(k.cards, now);
@@ -115,6 +117,7 @@ export class MemoryMeter implements MeterDriver {
       giveBack();
       return { allowed: false, cardsBefore: before, cardsAfter: before, newCards: fresh.size };
     }
+    credit(i.partial);
     if (fresh.size) {
       for (const id of fresh) set.add(id);
       this.set(k.cards, set, i.periodTtlS * 1000, now);
@@ -128,7 +131,7 @@ export class MemoryMeter implements MeterDriver {
 
   private settleBatch(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[]): number[] {
     return items.map((it) => this.settleNow({
-      account, leaseId: it.leaseId, refund: it.refundCredits > 0, cost: it.refundCredits, creditPeriod: period, day, feature: "",
+      account, leaseId: it.leaseId, refund: false, cost: 0, partial: it.refundCredits, creditPeriod: period, day, feature: "",
       featureCounted: false, cardIds: it.cardIds, cardLimit: -1, periodTtlS,
     }).newCards);
   }

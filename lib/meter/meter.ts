@@ -161,10 +161,15 @@ function quotaError(lease: Lease, r: AcquireResult): ApiError {
  * the cards the answer returned. With a card allowance the count decides whether the answer
  * may go out, so it is awaited; otherwise it runs after the response.
  */
-export async function settle(lease: Lease, status: number, cardIds: string[] = []): Promise<SettleOutcome> {
+/**
+ * Settles a request: releases its slot, refunds refusals and 304s, counts the answer's cards.
+ * `credits`: what a served answer cost when less than it reserved; the rest is given back.
+ */
+export async function settle(lease: Lease, status: number, cardIds: string[] = [], credits?: number): Promise<SettleOutcome> {
   const refund = status >= 400 || status === 304;
   const a = lease.allowance;
-  const charged = refund || lease.degraded ? 0 : lease.cost;
+  const charged = refund || lease.degraded ? 0 : Math.max(0, Math.min(lease.cost, credits ?? lease.cost));
+  const partial = refund || lease.degraded ? 0 : lease.cost - charged;
   const ids = refund ? [] : [...new Set(cardIds)];
   const entry = { accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route };
   if (lease.degraded) {
@@ -172,7 +177,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
     return { ok: true, headers: { ...meterHeaders(lease, { charged: 0, refunded: refund, served: !refund }), "x-ratelimit-degraded": "1" }, charged: 0 };
   }
   const input = {
-    account: lease.account.id, leaseId: lease.leaseId, refund, cost: lease.cost, creditPeriod: a.period.key, day: lease.day,
+    account: lease.account.id, leaseId: lease.leaseId, refund, cost: lease.cost, partial, creditPeriod: a.period.key, day: lease.day,
     feature: lease.feature, featureCounted: lease.featureCounted, cardIds: ids, cardLimit: a.cards, periodTtlS: a.period.ttlS,
   };
   const run = async (): Promise<SettleResult | null> => {
@@ -199,7 +204,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
       const settled = new Promise<void>((resolve) => queueSettle(
         { account: lease.account.id, period: a.period.key, day: lease.day, ttlS: a.period.ttlS },
         {
-          leaseId: lease.leaseId, refundCredits: refund ? lease.cost : 0, cardIds: ids,
+          leaseId: lease.leaseId, refundCredits: refund ? lease.cost : partial, cardIds: ids,
           done: (newCards) => {
             if (newCards) {
               record({ ...entry, requests: 0, credits: 0, refunds: 0, newCards });
@@ -208,11 +213,11 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
             resolve();
           },
         },
-        refund || !r || r.inFlight >= a.limits.inFlight - 1,
+        refund || partial > 0 || !r || r.inFlight >= a.limits.inFlight - 1,
       ));
       // A refund lands before its answer goes out, so the next call counts from the balance
       // this answer shows (SPEC.md meter headers: a refunded answer shows the balance before it).
-      if (refund) await settled;
+      if (refund || partial > 0) await settled;
     }
     return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund, cards: ids.length ? "pending" : undefined }), charged };
   }
@@ -247,7 +252,7 @@ export function meterHeaders(
   if (a.credits >= 0 && r) {
     // Remaining after this answer: a served call includes its charge, a refund shows the
     // balance before the call, a refusal reserved nothing.
-    const used = o.refused !== undefined && o.refused !== Outcome.OK ? r.creditsUsed : o.refunded ? r.creditsUsed - lease.cost : r.creditsUsed;
+    const used = o.refused !== undefined && o.refused !== Outcome.OK ? r.creditsUsed : r.creditsUsed - lease.cost + (o.refunded ? 0 : o.charged);
     h["x-quota-limit"] = String(a.credits);
     h["x-quota-remaining"] = String(Math.max(0, a.credits - used));
     if (a.period.resetsAt) h["x-quota-reset"] = a.period.resetsAt;

@@ -91,7 +91,7 @@ export class ScriptMeter implements MeterDriver {
   async settle(i: SettleInput): Promise<SettleResult> {
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
     const r = (await this.client.run(S.settle, [k.leases, k.credits, k.daily, k.feature, k.cards], [
-      i.leaseId, i.refund ? 1 : 0, i.cost, i.featureCounted ? 1 : 0, i.cardLimit, i.periodTtlS, ...i.cardIds,
+      i.leaseId, i.refund ? 1 : 0, i.cost, i.featureCounted ? 1 : 0, i.cardLimit, i.periodTtlS, i.partial, ...i.cardIds,
     ])) as unknown[];
     return { allowed: n(r[0]) === 1, cardsBefore: n(r[1]), cardsAfter: n(r[2]), newCards: n(r[3]) };
   }

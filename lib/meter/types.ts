@@ -55,6 +55,8 @@ export type SettleInput = {
   leaseId: string;
   refund: boolean;
   cost: number;
+  /** Credits given back on a served answer that cost less than it reserved (an empty identify). */
+  partial: number;
   creditPeriod: string;
   day: string;
   feature: string;

@@ -29,7 +29,7 @@ export function meterContract(name: string, make: () => Promise<MeterDriver>) {
     const again = (i: AcquireInput, over: Partial<AcquireInput> = {}) => m.acquire({ ...i, leaseId: randomUUID(), ...over });
     const settle = (i: AcquireInput, over: Partial<Parameters<MeterDriver["settle"]>[0]> = {}) =>
       m.settle({
-        account: i.account, leaseId: i.leaseId, refund: false, cost: i.cost, creditPeriod: i.creditPeriod, day: i.day,
+        account: i.account, leaseId: i.leaseId, refund: false, cost: i.cost, partial: 0, creditPeriod: i.creditPeriod, day: i.day,
         feature: i.feature, featureCounted: i.featureLimit >= 0, cardIds: [], cardLimit: -1, periodTtlS: 3600, ...over,
       });
 
@@ -105,6 +105,15 @@ export function meterContract(name: string, make: () => Promise<MeterDriver>) {
       expect((await again(i)).outcome).toBe(Outcome.FEATURE);
       await settle(first, { refund: true });
       expect((await again(i)).outcome).toBe(Outcome.OK);
+    });
+
+    it("a served answer that cost less gives the rest back and keeps its counted call", async () => {
+      const i = await ready(base({ cost: 30, creditLimit: 100, feature: "identify", featureLimit: 5 }));
+      const lease = { ...i, leaseId: "p1" };
+      expect((await m.acquire(lease)).creditsUsed).toBe(30);
+      expect(await settle(lease, { partial: 5 })).toMatchObject({ allowed: true });
+      const next = await again(i, { cost: 0 });
+      expect(next).toMatchObject({ creditsUsed: 25, dailyUsed: 25, featureUsed: 2 });
     });
 
     it("distinct cards: the crossing page is served whole, then only known cards answer", async () => {
