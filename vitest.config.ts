@@ -1,6 +1,6 @@
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { TEST_STORAGE_DIR, TEST_VISION_DIR } from "./tests/helpers/paths";
 
 const alias = { "@": path.resolve(__dirname) };
 
@@ -21,7 +21,7 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["tests/helpers/global-setup.ts"],
           // Files built from the shared database (bulk exports) go to one folder all files share.
-          env: { STORAGE_DIR: path.join(tmpdir(), "pokeprice-test-storage") },
+          env: { STORAGE_DIR: TEST_STORAGE_DIR, VISION_INDEX_DIR: TEST_VISION_DIR },
           // One database, imported once per run, shared read-only by the files; files that
           // write use a database of their own (see tests/helpers/db.ts).
           pool: "forks",

@@ -9,6 +9,8 @@ const schema = z.object({
   CATALOG_DIR: z.string().default("../shared/data/catalog"),
   // Price feed files, one folder per source (docs/price-feeds.md); demo-prices writes here too.
   PRICE_FEEDS_DIR: z.string().default("./data/feeds"),
+  // The photo identification index (lib/vision/index-file.ts): built by the vision-index job.
+  VISION_INDEX_DIR: z.string().default("./data/vision"),
   // Absolute origin used in links.next when the app sits behind a proxy that rewrites Host.
   PUBLIC_BASE_URL: z.string().url().optional(),
   // Behind a reverse proxy that sets X-Forwarded-Host/Proto, and only then: 1.

@@ -12,6 +12,7 @@ const JOBS: Record<string, () => Promise<{ run: (args: Map<string, string>) => P
   "build-bulk": () => import("./build-bulk"),
   images: () => import("./images"),
   "render-faces": () => import("./render-faces"),
+  "vision-index": () => import("./vision-index"),
 };
 
 function parseArgs(argv: string[]): Map<string, string> {

@@ -35,6 +35,9 @@ const cardPage: CostRule = {
   text: "1 per 50 requested (limit), rounded up; include=index adds nothing; include=prices 4 per 25 requested (250 costs 40)",
 };
 
+/** What an identify costs before its includes, and all that an empty no_match answer costs. */
+export const IDENTIFY_BASE = 25;
+
 export const COSTS = {
   accountsFree: free(),
   reference: free(),
@@ -82,7 +85,7 @@ export const COSTS = {
   identify: {
     credits: ({ query }) => {
       const k = typeof query.top_k === "number" ? query.top_k : 5;
-      return 25 + (includes(query, "index") ? per(k, 50) : 0) + (includes(query, "prices") ? 4 * per(k, 25) : 0);
+      return IDENTIFY_BASE + (includes(query, "index") ? per(k, 50) : 0) + (includes(query, "prices") ? 4 * per(k, 25) : 0);
     },
     text: "25 base, plus ceil(top_k/50) with include=index, plus 4 x ceil(top_k/25) with include=prices; an empty no_match costs 25",
     minPlan: "growth",

@@ -61,24 +61,36 @@ function artwork(id: string, x: number, y: number, w: number, h: number): string
   return `<svg x="${x}" y="${y}" width="${w}" height="${h}" viewBox="${x} ${y} ${w} ${h}">${parts.join("")}</svg>`;
 }
 
+type Centering = { left_right: number; top_bottom: number };
+
+/** Where the face's parts lie: the frame, its padding and the artwork's box, in face pixels. */
+function layout(centering: Centering = { left_right: 50, top_bottom: 50 }) {
+  const { width: W, height: H } = FACE;
+  const side = 2 * BORDER * W;
+  const left = (side * centering.left_right) / 100;
+  const top = (side * centering.top_bottom) / 100;
+  const iw = W - side;
+  const ih = H - side;
+  const pad = iw * 0.05;
+  return { left, top, iw, ih, pad, art: { x: left + pad, y: top + ih * 0.11, w: iw - 2 * pad, h: ih * 0.38 } };
+}
+
+/** The artwork's box as shares of the face (0-1), for a centred face. */
+export const ART_BOX = (() => {
+  const { art } = layout();
+  return { x0: art.x / FACE.width, y0: art.y / FACE.height, x1: (art.x + art.w) / FACE.width, y1: (art.y + art.h) / FACE.height };
+})();
+
 /**
  * The face as an SVG document. `centering`: the left border's share of both side borders and
  * the top's of top and bottom, in percent (50/50 by default): the frame moves, the card does not.
  */
-export function faceSvg(card: FaceCard, centering: { left_right: number; top_bottom: number } = { left_right: 50, top_bottom: 50 }): string {
+export function faceSvg(card: FaceCard, centering?: Centering): string {
   const { width: W, height: H } = FACE;
   const [frame, fill] = TYPE_COLOURS[card.types[0] ?? ""] ?? SUPERTYPE_COLOURS[card.supertype ?? ""] ?? TYPE_COLOURS.Colorless!;
-  const side = 2 * BORDER * W;
-  const ends = 2 * BORDER * W;
-  const left = (side * centering.left_right) / 100;
-  const top = (ends * centering.top_bottom) / 100;
-  const iw = W - side;
-  const ih = H - ends;
-  const pad = iw * 0.05;
+  const { left, top, iw, ih, pad, art } = layout(centering);
   // The frame's stroke lies inside the frame: its outer edge is where the border ends.
   const sw = iw * 0.018;
-  const artY = top + ih * 0.11;
-  const artH = ih * 0.38;
   const lines = card.attacks.slice(0, 3).map((a, i) =>
     `<text x="${left + pad}" y="${top + ih * (0.6 + i * 0.09)}" font-family="DejaVu Sans" font-size="${iw * 0.05}" font-weight="bold" fill="#222">${esc(a)}</text>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
@@ -86,12 +98,24 @@ export function faceSvg(card: FaceCard, centering: { left_right: number; top_bot
 <rect x="${left + sw / 2}" y="${top + sw / 2}" width="${iw - sw}" height="${ih - sw}" fill="${fill}" stroke="${frame}" stroke-width="${sw}"/>
 <text x="${left + pad}" y="${top + ih * 0.075}" font-family="DejaVu Sans" font-size="${iw * 0.065}" font-weight="bold" fill="#111">${esc(card.name.slice(0, 24))}</text>
 <text x="${left + iw - pad}" y="${top + ih * 0.075}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.055}" fill="${frame}" font-weight="bold">${card.hp ? `${card.hp} HP` : esc(card.supertype ?? "")}</text>
-<rect x="${left + pad - 3}" y="${artY - 3}" width="${iw - 2 * pad + 6}" height="${artH + 6}" fill="${frame}"/>
-${artwork(card.id, left + pad, artY, iw - 2 * pad, artH)}
+<rect x="${art.x - 3}" y="${art.y - 3}" width="${art.w + 6}" height="${art.h + 6}" fill="${frame}"/>
+${artwork(card.id, art.x, art.y, art.w, art.h)}
 ${lines.join("\n")}
 <text x="${left + pad}" y="${top + ih * 0.955}" font-family="DejaVu Sans Mono" font-size="${iw * 0.04}" fill="#333">${esc(`${card.set_code.toUpperCase()} ${card.number}`)}</text>
 <text x="${left + iw - pad}" y="${top + ih * 0.955}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.032}" fill="#666">RENDERED · ${esc(card.rarity ?? "")}</text>
 </svg>`;
+}
+
+/**
+ * A region of a centred face (shares of the face, inside the artwork's box) as raw RGB, drawn
+ * without the rest: the identification index needs only this much, at a fraction of the cost.
+ */
+export async function renderFaceRegion(cardId: string, region: { x0: number; y0: number; x1: number; y1: number }, width: number, height: number): Promise<Buffer> {
+  const { art } = layout();
+  const [x, y] = [region.x0 * FACE.width, region.y0 * FACE.height];
+  const [w, h] = [(region.x1 - region.x0) * FACE.width, (region.y1 - region.y0) * FACE.height];
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${x} ${y} ${w} ${h}" preserveAspectRatio="none">${artwork(cardId, art.x, art.y, art.w, art.h)}</svg>`;
+  return sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
 }
 
 /** The face as an image: PNG, or JPEG/WebP for stored sizes. */

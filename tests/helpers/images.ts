@@ -20,3 +20,16 @@ export function imageForm(bytes: Buffer, type = "image/jpeg", name = "scan.jpg")
   form.append("image", new Blob([new Uint8Array(bytes)], { type }), name);
   return form;
 }
+
+/** A phone photo of `card`'s rendered face: perspective, clutter, glare, JPEG (lib/vision/synth.ts). */
+export async function cardPhoto(card: FaceCard = SAMPLE_CARD, seed = "test"): Promise<Buffer> {
+  const { synthPhoto } = await import("@/lib/vision/synth");
+  return (await synthPhoto(await renderFace(card), { seed })).photo;
+}
+
+/** A photo with no card in it: blurred coloured shapes. */
+export async function noCardPhoto(): Promise<Buffer> {
+  const shapes = Array.from({ length: 30 }, (_, i) => `<circle cx="${(i * 137) % 800}" cy="${(i * 251) % 800}" r="${40 + (i % 7) * 20}" fill="hsl(${(i * 47) % 360},50%,50%)"/>`).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800"><rect width="800" height="800" fill="#556"/>${shapes}</svg>`;
+  return sharp(Buffer.from(svg)).blur(3).jpeg({ quality: 80 }).toBuffer();
+}

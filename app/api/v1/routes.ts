@@ -43,6 +43,7 @@ import * as centeringGrade from "./centering/grade/route";
 import * as centeringStandards from "./centering/standards/route";
 import * as centeringMeasure from "./centering/measure/route";
 import * as centeringConfirm from "./centering/confirm/route";
+import * as identify from "./vision/identify/route";
 
 // Every mounted /v1 route module. The OpenAPI document reads its specs from here; a test
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
@@ -51,7 +52,7 @@ export const ROUTE_MODULES: Record<string, unknown>[] = [
   accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, keys, key, keyRotate,
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
   priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers, bulk, bulkFile,
-  centeringGrade, centeringStandards, centeringMeasure, centeringConfirm,
+  centeringGrade, centeringStandards, centeringMeasure, centeringConfirm, identify,
 ];
 
 export function routeSpecs(): RouteSpec[] {

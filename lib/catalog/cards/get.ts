@@ -20,6 +20,11 @@ export function cardIndex(found: CardDbRow[]): Map<string, CardDbRow> {
   return m;
 }
 
+/** What the answer leaves out for this plan: field groups, and prices the plan does not see. */
+export function withheldFor(view: ReturnType<typeof cardView>, account?: Account): string[] {
+  return [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
+}
+
 /** A live card by primary or alternate id, any case; CARD_NOT_FOUND otherwise. */
 export async function findCard(id: string): Promise<CardDbRow> {
   const row = cardIndex(await selectCardById(id)).get(id.toLowerCase());
@@ -35,7 +40,7 @@ export async function getCard(id: string, input: ViewInput, account?: Account) {
   const view = cardView(input, account);
   const row = await findCard(id);
   const full = await withIncludes(view, [row]);
-  const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
+  const withheld = withheldFor(view, account);
   const body: { data: Record<string, unknown>; meta?: { withheld: string[] } } = { data: presentCard(row, full) };
   if (withheld.length) body.meta = { withheld };
   // SPEC.md prices rule 5: the plan's note travels in a header here.
@@ -78,7 +83,7 @@ export async function getCardsBatch(input: ViewInput & { ids: string }, account?
   const alternatives = await selectAlternatives(missing.map((m) => m.id));
   for (const m of missing) m.alternatives = alternatives.get(m.id) ?? [];
   const full = await withIncludes(view, rows);
-  const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
+  const withheld = withheldFor(view, account);
   const meta: Record<string, unknown> = { requested: ids.length, count: rows.length, missing };
   if (full.notes?.length) meta.plan_notes = full.notes;
   if (withheld.length) meta.withheld = withheld;

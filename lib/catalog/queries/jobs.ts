@@ -5,7 +5,7 @@ import { jobRuns } from "@/lib/db/schema";
 export type JobName = "refresh-catalog" | "refresh-index" | "refresh-prices";
 export const STATUS_JOBS: JobName[] = ["refresh-catalog", "refresh-index", "refresh-prices"];
 /** Every job that records its runs; /v1/status reports the STATUS_JOBS among them. */
-export type RecordedJob = JobName | "images" | "render-faces";
+export type RecordedJob = JobName | "images" | "render-faces" | "vision-index";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 

@@ -82,3 +82,15 @@ export async function storedImage(cardId: string, face: string, size: string): P
       and storage_key is not null`);
   return r;
 }
+
+export type IndexSource = { id: string; origin: string | null; sha256: string | null; storage_key: string | null };
+
+/** Every live card in id order with its real stored front, if any (downloads and scans, not rendered faces). */
+export async function indexSources(): Promise<IndexSource[]> {
+  return rows<IndexSource>(sql`
+    select c.id, i.origin, i.sha256, i.storage_key from cards c
+    left join lateral (select origin, sha256, storage_key from images i
+      where i.owner_kind = 'card' and i.owner_id = c.id and i.face = 'FRONT' and i.size = 'NORMAL'
+        and i.storage_key is not null and i.origin <> 'rendered' limit 1) i on true
+    where c.deleted_at is null order by c.id`);
+}

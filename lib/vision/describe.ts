@@ -1,0 +1,121 @@
+import { squareToQuad, type Quad } from "./outline";
+
+// What identification compares: the card's artwork, squared up, as a grid of mean colours.
+// Each colour channel is normalised to zero mean and unit spread over the grid, which cancels
+// exposure and colour casts; the grid's cells average away blur, noise and JPEG loss. The fine
+// grid (24 × 15) re-ranks; its 3 × 3 block means (8 × 5) make the coarse vector that the
+// in-memory search scans. Glare and occlusions spoil a few cells: the fine distance drops the
+// worst quarter of them.
+
+/** The part of the face described, as shares of the card: inside the artwork's box with a margin. */
+export const REGION = { x0: 0.12, y0: 0.165, x1: 0.88, y1: 0.47 } as const;
+export const FINE = { w: 24, h: 15 } as const;
+export const COARSE = { w: 8, h: 5 } as const;
+export const FINE_LEN = FINE.w * FINE.h * 3;
+export const COARSE_LEN = COARSE.w * COARSE.h * 3;
+/** Samples per cell side when squaring up from a photo. */
+const SS = 4;
+/** int8 steps per unit of normalised colour. */
+const Q = 40;
+
+export type Rgb = { data: Buffer | Uint8Array; w: number; h: number };
+export type Descriptor = { fine: Int8Array; coarse: Int8Array };
+
+/** Per-cell mean colours of the region, sampled through the homography of the card's quad. */
+export function sampleRegion(rgb: Rgb, quad: Quad, region = REGION, shift = { x: 0, y: 0 }): Float32Array {
+  const m = squareToQuad(quad);
+  const out = new Float32Array(FINE_LEN);
+  const sw = FINE.w * SS;
+  const sh = FINE.h * SS;
+  const src = rgb.data;
+  for (let j = 0; j < sh; j++) {
+    const v = region.y0 + shift.y + ((region.y1 - region.y0) * (j + 0.5)) / sh;
+    for (let i = 0; i < sw; i++) {
+      const u = region.x0 + shift.x + ((region.x1 - region.x0) * (i + 0.5)) / sw;
+      const z = m[6]! * u + m[7]! * v + 1;
+      const sx = Math.min(rgb.w - 1.001, Math.max(0, (m[0]! * u + m[1]! * v + m[2]!) / z - 0.5));
+      const sy = Math.min(rgb.h - 1.001, Math.max(0, (m[3]! * u + m[4]! * v + m[5]!) / z - 0.5));
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const o = ((Math.floor(j / SS) * FINE.w) + Math.floor(i / SS)) * 3;
+      const i00 = (y0 * rgb.w + x0) * 3;
+      const i10 = i00 + rgb.w * 3;
+      for (let c = 0; c < 3; c++) {
+        const top = src[i00 + c]! * (1 - fx) + src[i00 + 3 + c]! * fx;
+        const bottom = src[i10 + c]! * (1 - fx) + src[i10 + 3 + c]! * fx;
+        out[o + c]! += top * (1 - fy) + bottom * fy;
+      }
+    }
+  }
+  for (let k = 0; k < out.length; k++) out[k]! /= SS * SS;
+  return out;
+}
+
+/** Per-cell mean colours of a raster that is exactly the region (a rendered artwork crop). */
+export function cellsOf(rgb: Rgb): Float32Array {
+  const out = new Float32Array(FINE_LEN);
+  const count = new Float32Array(FINE.w * FINE.h);
+  for (let y = 0; y < rgb.h; y++) {
+    const cy = Math.min(FINE.h - 1, Math.floor((y * FINE.h) / rgb.h));
+    for (let x = 0; x < rgb.w; x++) {
+      const cell = cy * FINE.w + Math.min(FINE.w - 1, Math.floor((x * FINE.w) / rgb.w));
+      const i = (y * rgb.w + x) * 3;
+      for (let c = 0; c < 3; c++) out[cell * 3 + c]! += rgb.data[i + c]!;
+      count[cell]!++;
+    }
+  }
+  for (let k = 0; k < out.length; k++) out[k]! /= count[Math.floor(k / 3)]!;
+  return out;
+}
+
+/** The normalised, quantised fine grid and its coarse block means. */
+export function describe(cells: Float32Array): Descriptor {
+  const n = FINE.w * FINE.h;
+  const fine = new Int8Array(FINE_LEN);
+  const z = new Float32Array(FINE_LEN);
+  for (let c = 0; c < 3; c++) {
+    let sum = 0;
+    let sq = 0;
+    for (let k = 0; k < n; k++) sum += cells[k * 3 + c]!;
+    const mean = sum / n;
+    for (let k = 0; k < n; k++) sq += (cells[k * 3 + c]! - mean) ** 2;
+    // A flat channel (a grey card, a white wall) has no spread to normalise: keep it at zero.
+    const sd = Math.max(Math.sqrt(sq / n), 4);
+    for (let k = 0; k < n; k++) z[k * 3 + c] = (cells[k * 3 + c]! - mean) / sd;
+  }
+  for (let k = 0; k < FINE_LEN; k++) fine[k] = Math.max(-127, Math.min(127, Math.round(z[k]! * Q)));
+  const coarse = new Int8Array(COARSE_LEN);
+  const bw = FINE.w / COARSE.w;
+  const bh = FINE.h / COARSE.h;
+  for (let cy = 0; cy < COARSE.h; cy++) {
+    for (let cx = 0; cx < COARSE.w; cx++) {
+      for (let c = 0; c < 3; c++) {
+        let s = 0;
+        for (let y = cy * bh; y < (cy + 1) * bh; y++) for (let x = cx * bw; x < (cx + 1) * bw; x++) s += z[(y * FINE.w + x) * 3 + c]!;
+        coarse[(cy * COARSE.w + cx) * 3 + c] = Math.max(-127, Math.min(127, Math.round((s / (bw * bh)) * Q)));
+      }
+    }
+  }
+  return { fine, coarse };
+}
+
+/**
+ * Robust distance of two fine grids: the root mean square colour difference over the best
+ * three quarters of the cells, in normalised units (0 identical; unrelated artworks ≈ 1.4).
+ */
+export function fineDistance(a: Int8Array, b: Int8Array, offset = 0): number {
+  const n = FINE.w * FINE.h;
+  const d = new Float32Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = k * 3;
+    const j = offset + i;
+    d[k] = (a[i]! - b[j]!) ** 2 + (a[i + 1]! - b[j + 1]!) ** 2 + (a[i + 2]! - b[j + 2]!) ** 2;
+  }
+  d.sort();
+  const keep = Math.floor(n * 0.75);
+  let s = 0;
+  for (let k = 0; k < keep; k++) s += d[k]!;
+  return Math.sqrt(s / keep / 3) / Q;
+}

@@ -1,0 +1,87 @@
+import sharp from "sharp";
+import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
+import { findCard, type Quad } from "./outline";
+import { nearest, visionIndex } from "./search";
+
+// A photo to ranked catalogue cards: decode (EXIF orientation honoured), find the card's
+// outline, square it up, describe its artwork, scan the in-memory index with the coarse
+// vectors, re-rank the best few with the fine grids, and say no_match when even the best is
+// not credible. Both upright readings of the outline (0° and 180°) are tried, and so is the
+// whole frame, for a photo cropped to the card.
+
+/** Longest side the photo is worked at: the descriptor needs far less, the outline a little more. */
+const WORK = 1000;
+/** Rows each reading takes from the coarse scan into the fine re-rank. */
+const SHORTLIST = 24;
+/**
+ * Fine distances above this are not the same card: unrelated artworks measure about 1.2 to
+ * 1.6, a photo of the right card (glare, blur, JPEG) rarely over 0.45. Set by
+ * `npm run eval:vision` on calibration photos that the evaluation itself does not use.
+ */
+export const MATCH_DISTANCE = 0.6;
+
+export class IdentifyError extends Error {
+  constructor(readonly code: "INVALID_IMAGE" | "INDEX_UNAVAILABLE", message: string) {
+    super(message);
+  }
+}
+
+export type Candidate = { id: string; distance: number };
+export type Identified = {
+  /** The nearest cards, nearest first, also when none is credible (the route then answers none). */
+  candidates: Candidate[];
+  noMatch: boolean;
+  /** The card's corners in the uploaded photo's pixels (EXIF rotation applied), null when none stood out. */
+  outline: Quad | null;
+  index: { cards: number; built_at: string };
+};
+
+async function decode(bytes: Buffer): Promise<{ rgb: Rgb; scale: number }> {
+  try {
+    const img = sharp(bytes, { failOn: "error" }).rotate();
+    const { data, info } = await img.resize({ width: WORK, height: WORK, fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const meta = await sharp(bytes).metadata();
+    const upright = meta.autoOrient?.width ?? meta.width ?? info.width;
+    return { rgb: { data, w: info.width, h: info.height }, scale: upright / info.width };
+  } catch {
+    throw new IdentifyError("INVALID_IMAGE", "The image could not be decoded: send a JPEG, PNG or WebP photo.");
+  }
+}
+
+function grayOf(rgb: Rgb): { data: Float32Array; w: number; h: number } {
+  const data = new Float32Array(rgb.w * rgb.h);
+  for (let i = 0, j = 0; i < data.length; i++, j += 3) data[i] = 0.299 * rgb.data[j]! + 0.587 * rgb.data[j + 1]! + 0.114 * rgb.data[j + 2]!;
+  return { data, w: rgb.w, h: rgb.h };
+}
+
+const turned = (q: Quad): Quad => [q[2], q[3], q[0], q[1]];
+
+/** The readings of a photo worth searching: the outline both ways up, and the whole frame. */
+function readings(rgb: Rgb, outline: Quad | null): Descriptor[] {
+  const frame: Quad = [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }];
+  const quads = outline ? [outline, turned(outline), frame, turned(frame)] : [frame, turned(frame)];
+  return quads.map((q) => describe(sampleRegion(rgb, q)));
+}
+
+export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identified> {
+  const idx = await visionIndex();
+  if (!idx) throw new IdentifyError("INDEX_UNAVAILABLE", "The identification index is not built yet: run `npm run job -- vision-index`.");
+  const { rgb, scale } = await decode(bytes);
+  const found = findCard(grayOf(rgb));
+  const outline = found?.quad ?? null;
+  const reads = readings(rgb, outline);
+  const rows = new Set<number>();
+  for (const r of reads) for (const h of nearest(idx.coarse, r.coarse, Math.max(SHORTLIST, topK))) rows.add(h.row);
+  const ranked = await Promise.all([...rows].map(async (row) => {
+    const fine = await idx.fine(row);
+    return { row, distance: Math.min(...reads.map((r) => fineDistance(r.fine, fine))) };
+  }));
+  ranked.sort((a, b) => a.distance - b.distance);
+  const noMatch = !ranked.length || ranked[0]!.distance > MATCH_DISTANCE;
+  return {
+    candidates: ranked.slice(0, topK).map((r) => ({ id: idx.meta.ids[r.row]!, distance: Math.round(r.distance * 1000) / 1000 })),
+    noMatch,
+    outline: outline ? (outline.map((p) => ({ x: Math.round(p.x * scale * 10) / 10, y: Math.round(p.y * scale * 10) / 10 })) as Quad) : null,
+    index: { cards: idx.meta.ids.length, built_at: idx.meta.built_at },
+  };
+}

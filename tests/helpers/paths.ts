@@ -1,0 +1,7 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+// Folders the integration run shares between its global setup and its test files.
+export const TEST_STORAGE_DIR = path.join(tmpdir(), "pokeprice-test-storage");
+/** The identification index of the shared catalogue, built once and kept between runs. */
+export const TEST_VISION_DIR = path.join(tmpdir(), "pokeprice-test-vision");
