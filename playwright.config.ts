@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { TEST_VISION_DIR } from "./tests/helpers/paths";
 
 // End-to-end tests: the pages in Debian's Chromium, the API as a newcomer calls it.
 // Build first (`npx next build`). With E2E_BASE_URL set, the tests run against that server;
@@ -57,6 +58,8 @@ export default defineConfig({
         // Playwright starts the server with this process's environment plus these entries.
         env: {
           NEXT_TELEMETRY_DISABLED: "1",
+          // The index the integration run built for the same catalogue: loaded, not rebuilt.
+          VISION_INDEX_DIR: process.env.VISION_INDEX_DIR ?? TEST_VISION_DIR,
           ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
         },
       },

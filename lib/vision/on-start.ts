@@ -1,0 +1,22 @@
+import { indexMtime } from "./index-file";
+import { visionIndex } from "./search";
+
+// At server start: load the identification index, so the first photo does not wait for it,
+// and build it in the background when there is none yet (the embedded default's first start,
+// or a fresh deployment) — about a minute on two cores. VISION_INDEX_ON_START=0 leaves that to
+// the vision-index job.
+
+export async function visionIndexOnStart(): Promise<void> {
+  if (!(await indexMtime()) && process.env.VISION_INDEX_ON_START !== "0") {
+    const { sql } = await import("drizzle-orm");
+    const { rows } = await import("@/lib/db/client");
+    const [state] = await rows<{ catalog: boolean }>(sql`select exists (select 1 from cards limit 1) as catalog`);
+    if (!state?.catalog) return;
+    const { buildVisionIndex } = await import("./index-build");
+    const { progress } = await import("@/lib/jobs/progress");
+    console.log("[vision-index] no identification index yet: building it in the background");
+    const r = await buildVisionIndex(progress("vision-index", { quiet: true }));
+    console.log(`[vision-index] ${r.cards} cards indexed in ${r.seconds.toFixed(0)} s`);
+  }
+  await visionIndex();
+}
