@@ -2,6 +2,9 @@ import Redis from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { resetLocalCapacity, takeSlot, type CapacitySlot } from "@/lib/centering/capacity";
 import { ioredisClient, type ScriptClient } from "@/lib/meter/redis";
+import { makeAccount } from "../helpers/accounts";
+import { call } from "../helpers/api";
+import { cardScan, imageForm } from "../helpers/images";
 
 // Two measurements running and two waiting per deployment; the fifth concurrent request is
 // refused at once. The same rule in process and on Redis, where several instances share it.
@@ -62,3 +65,26 @@ function contract(name: string, client: () => ScriptClient | undefined) {
 
 contract("in process", () => undefined);
 contract("redis", () => ioredisClient(redis));
+
+describe("POST /v1/centering/measure at capacity", () => {
+  it("503 PROVIDER_UNAVAILABLE with Retry-After: 2, nothing charged, the trial call given back", async () => {
+    const a = await makeAccount({ confirmed: true });
+    const scan = await cardScan({ left_right: 55, top_bottom: 50 });
+    const measure = () => call("POST", "/v1/centering/measure", { body: imageForm(scan), headers: { "x-api-key": a.key } });
+    // The deployment's capacity taken: two running, two waiting (the route's own semaphore).
+    const running = (await Promise.all([takeSlot(), takeSlot()])) as CapacitySlot[];
+    const waiters = [takeSlot(), takeSlot()];
+    const refused = await measure();
+    for (const s of running) await s.release();
+    for (const s of await Promise.all(waiters)) await s?.release();
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error.code).toBe("PROVIDER_UNAVAILABLE");
+    expect(refused.headers.get("retry-after")).toBe("2");
+    expect(refused.headers.get("x-credits-cost")).toBe("0");
+    // The refused call did not use one of the five trial measurements.
+    for (let i = 0; i < 5; i++) expect((await measure()).status).toBe(200);
+    const sixth = await measure();
+    expect(sixth.status).toBe(403);
+    expect((await sixth.json()).error.code).toBe("PLAN_REQUIRED");
+  });
+});
