@@ -104,8 +104,8 @@ export function describe(cells: Float32Array): Descriptor {
 /**
  * Robust distance of a photo's fine grid `a` to a card's `b` (at `offset`): per channel, the
  * photo is fitted as gain × card + offset over the cells that agree best (three quarters,
- * chosen again after each fit), and the distance is the root mean square residual over those
- * cells, in normalised units (0 identical; unrelated artworks about 0.9 to 1.4). The fit
+ * chosen again after each fit), and the distance is the residual's share of the photo's own
+ * spread over those cells, square-rooted (0 identical, about 1 unrelated). The fit
  * absorbs what glare and shadows do to the normalisation; the trimming drops glare, occlusions
  * and whatever the outline left of the background.
  */
@@ -146,5 +146,20 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0): number {
       bias[c] = m ? (sy - g * sx) / m : 0;
     }
   }
-  return Math.sqrt(total / keep / 3) / Q;
+  // Relative to the photo's own spread over the same cells (1 − R²): a card whose artwork is
+  // mostly one flat colour would otherwise sit near every photo with a flat quarter.
+  let mean = [0, 0, 0];
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    if (res[k]! > cut) continue;
+    m++;
+    mean = mean.map((v, c) => v + a[k * 3 + c]!);
+  }
+  mean = mean.map((v) => v / Math.max(1, m));
+  let spread = 0;
+  for (let k = 0; k < n; k++) {
+    if (res[k]! > cut) continue;
+    for (let c = 0; c < 3; c++) spread += (a[k * 3 + c]! - mean[c]!) ** 2;
+  }
+  return Math.sqrt(total / Math.max(spread, keep * 3 * (Q / 8) ** 2));
 }

@@ -14,13 +14,13 @@ const WORK = 1000;
 /** Rows each reading takes from the coarse scan into the fine re-rank. */
 const SHORTLIST = 24;
 /**
- * When the nearest card is credible. Unrelated artworks measure 1.2 to 1.6 apart, but among 39k
- * of them the nearest to any picture is much closer (0.2 to 0.6), so distance alone cannot tell
+ * When the nearest card is credible. Unrelated artworks measure about 1 apart, but among 39k
+ * of them the nearest to any picture is much closer (0.15 to 0.7), so distance alone cannot tell
  * a card from a thing that is not one. What does: the right card stands out from the runner-up
  * (best / second well below 1), while a non-card's nearest is one of many equally near. Set by
  * `npm run eval:vision --calibrate` on photos the evaluation itself does not use.
  */
-export const MATCH = { maxDistance: 0.5, sureDistance: 0.12, maxRatio: 0.8 } as const;
+export const MATCH = { maxDistance: 0.4, sureDistance: 0.1, maxRatio: 0.75 } as const;
 
 export function credible(best: number | undefined, second: number | undefined): boolean {
   if (best === undefined || best > MATCH.maxDistance) return false;
