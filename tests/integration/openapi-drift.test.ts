@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeSpecs } from "@/app/api/v1/routes";
 import { call } from "../helpers/api";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
-import { cardScan, imageForm } from "../helpers/images";
+import { cardPhoto, cardScan, imageForm, noCardPhoto } from "../helpers/images";
 
 // The OpenAPI document is generated from each route's response schema. Real answers are
 // validated against those same schemas here, so the document cannot silently drift from them.
@@ -52,6 +52,10 @@ const SAMPLES = (): Record<string, Sample[]> => ({
   ],
   "GET /centering/standards": [{ url: "/v1/centering/standards" }],
   "POST /centering/measure": [{ url: "/v1/centering/measure", method: "POST", form: async () => imageForm(await cardScan({ left_right: 58, top_bottom: 47 })) }],
+  "POST /vision/identify": [
+    { url: "/v1/vision/identify?top_k=3&include=prices,images", method: "POST", form: async () => imageForm(await cardPhoto()) },
+    { url: "/v1/vision/identify", method: "POST", form: async () => imageForm(await noCardPhoto()) },
+  ],
   "POST /centering/confirm": [
     { url: "/v1/centering/confirm", method: "POST", body: { front: { outer: { left: 60, right: 690, top: 55, bottom: 935 }, inner: { left: 100, right: 655, top: 88, bottom: 900 } } } },
   ],
