@@ -11,6 +11,8 @@ import { nearest, visionIndex } from "./search";
 
 /** Longest side the photo is worked at: the descriptor needs far less, the outline a little more. */
 const WORK = 1000;
+/** Smallest photo side worth reading: the artwork alone needs 24 × 15 cells. */
+const MIN_SIDE = 64;
 /** Rows each reading takes from the coarse scan into the fine re-rank. */
 const SHORTLIST = 24;
 /**
@@ -45,15 +47,20 @@ export type Identified = {
 };
 
 async function decode(bytes: Buffer): Promise<{ rgb: Rgb; scale: number }> {
+  let rgb: Rgb;
+  let scale: number;
   try {
     const img = sharp(bytes, { failOn: "error" }).rotate();
     const { data, info } = await img.resize({ width: WORK, height: WORK, fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const meta = await sharp(bytes).metadata();
     const upright = meta.autoOrient?.width ?? meta.width ?? info.width;
-    return { rgb: { data, w: info.width, h: info.height }, scale: upright / info.width };
+    rgb = { data, w: info.width, h: info.height };
+    scale = upright / info.width;
   } catch {
     throw new IdentifyError("INVALID_IMAGE", "The image could not be decoded: send a JPEG, PNG or WebP photo.");
   }
+  if (Math.min(rgb.w, rgb.h) < MIN_SIDE) throw new IdentifyError("INVALID_IMAGE", `The image is ${rgb.w} × ${rgb.h} pixels: a card needs at least ${MIN_SIDE} on each side.`);
+  return { rgb, scale };
 }
 
 function grayOf(rgb: Rgb): { data: Float32Array; w: number; h: number } {
@@ -73,7 +80,7 @@ function readings(rgb: Rgb, outline: Quad | null): Descriptor[] {
 
 export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identified> {
   const idx = await visionIndex();
-  if (!idx) throw new IdentifyError("INDEX_UNAVAILABLE", "The identification index is not built yet: run `npm run job -- vision-index`.");
+  if (!idx) throw new IdentifyError("INDEX_UNAVAILABLE", "Photo identification is starting: its index of card faces is still being built. Retry in a minute.");
   const { rgb, scale } = await decode(bytes);
   const found = findCard(grayOf(rgb));
   const outline = found?.quad ?? null;

@@ -36,7 +36,7 @@ describe("POST /v1/vision/identify", () => {
       expect(body.data).toHaveLength(n);
       expect(body.data[0].card.id).toBe("base1-4");
       if (query.includes("prices")) expect(body.data[0].card).toHaveProperty("prices");
-      if (query.includes("index")) expect(body.data[0].card).toHaveProperty("index");
+      if (query.includes("index")) expect(body.data[0].card).toHaveProperty("index_eur");
     }
   });
 
@@ -62,7 +62,8 @@ describe("POST /v1/vision/identify", () => {
       expect(res.headers.get("x-credits-cost")).toBe("0");
     }
     const truncated = (await sharp(photo).jpeg().toBuffer()).subarray(0, 2000);
-    for (const bytes of [truncated, Buffer.from("not an image at all")]) {
+    const tiny = await sharp({ create: { width: 20, height: 28, channels: 3, background: "#c33" } }).png().toBuffer();
+    for (const bytes of [truncated, Buffer.from("not an image at all"), tiny]) {
       const { res, body } = await identify(bytes);
       expect(res.status).toBe(400);
       expect(body.error.code).toBe("INVALID_IMAGE");

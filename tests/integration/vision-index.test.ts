@@ -11,7 +11,10 @@ import { openIndex } from "@/lib/vision/index-file";
 import { renderFace } from "@/lib/vision/render";
 import { resetVisionIndex } from "@/lib/vision/search";
 import { synthPhoto } from "@/lib/vision/synth";
+import { makeAccount } from "../helpers/accounts";
+import { call } from "../helpers/api";
 import { query } from "../helpers/db";
+import { cardPhoto, imageForm } from "../helpers/images";
 import { TEST_VISION_DIR } from "../helpers/paths";
 
 // The identification index follows the images: a real scan stored for a card replaces its
@@ -37,6 +40,26 @@ afterAll(async () => {
 });
 
 describe("vision-index", () => {
+  it("without an index, identify is a 503 PROVIDER_UNAVAILABLE with Retry-After, the trial call given back", async () => {
+    process.env.VISION_INDEX_DIR = mkdtempSync(path.join(tmpdir(), "no-index-"));
+    resetEnvForTests();
+    resetVisionIndex();
+    try {
+      const a = await makeAccount({ confirmed: true });
+      const res = await call("POST", "/v1/vision/identify", { body: imageForm(await cardPhoto()), headers: { "x-api-key": a.key } });
+      expect(res.status).toBe(503);
+      expect((await res.json()).error.code).toBe("PROVIDER_UNAVAILABLE");
+      expect(res.headers.get("retry-after")).toBe("60");
+      expect(res.headers.get("x-credits-cost")).toBe("0");
+      const me = await (await call("GET", "/v1/me", { headers: { "x-api-key": a.key } })).json();
+      expect(me.data.trial_calls.identify).toEqual({ used: 0, limit: 5 });
+    } finally {
+      process.env.VISION_INDEX_DIR = dir;
+      resetEnvForTests();
+      resetVisionIndex();
+    }
+  });
+
   it("a stored scan replaces the rendered face; only changed cards are described again", async () => {
     // The operator's "scan": a face whose artwork differs from the one rendered for the card.
     const scan = await renderFace({ id: "an-operator-scan", name: "Scan", hp: 70, number: "10", set_code: "base3", supertype: "Pokémon", types: ["Water"], rarity: "Rare", attacks: [] });
