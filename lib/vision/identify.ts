@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
-import { findCard, type Quad } from "./outline";
+import { findCard, grayOf, type Quad } from "./outline";
+import type { OpenIndex } from "./index-file";
 import { nearest, visionIndex } from "./search";
 
 // A photo to ranked catalogue cards: decode (EXIF orientation honoured), find the card's
@@ -46,8 +47,8 @@ export type Identified = {
   index: { cards: number; built_at: string };
 };
 
-async function decode(bytes: Buffer): Promise<{ rgb: Rgb; scale: number }> {
-  let rgb: Rgb;
+async function decode(bytes: Buffer): Promise<{ rgb: Rgb & { data: Buffer }; scale: number }> {
+  let rgb: Rgb & { data: Buffer };
   let scale: number;
   try {
     const img = sharp(bytes, { failOn: "error" }).rotate();
@@ -63,19 +64,30 @@ async function decode(bytes: Buffer): Promise<{ rgb: Rgb; scale: number }> {
   return { rgb, scale };
 }
 
-function grayOf(rgb: Rgb): { data: Float32Array; w: number; h: number } {
-  const data = new Float32Array(rgb.w * rgb.h);
-  for (let i = 0, j = 0; i < data.length; i++, j += 3) data[i] = 0.299 * rgb.data[j]! + 0.587 * rgb.data[j + 1]! + 0.114 * rgb.data[j + 2]!;
-  return { data, w: rgb.w, h: rgb.h };
-}
-
 const turned = (q: Quad): Quad => [q[2], q[3], q[0], q[1]];
 
-/** The readings of a photo worth searching: the outline both ways up, and the whole frame. */
-function readings(rgb: Rgb, outline: Quad | null): Descriptor[] {
-  const frame: Quad = [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }];
-  const quads = outline ? [outline, turned(outline), frame, turned(frame)] : [frame, turned(frame)];
-  return quads.map((q) => describe(sampleRegion(rgb, q)));
+type Reading = Descriptor & { quad: Quad | null };
+
+/** A quad read both ways up (a card may be photographed upside down); `quad` null: the whole frame. */
+const bothWays = (rgb: Rgb, q: Quad, outline: Quad | null): Reading[] =>
+  [q, turned(q)].map((r) => ({ ...describe(sampleRegion(rgb, r)), quad: outline }));
+
+type Ranked = { row: number; distance: number; read: Reading }[];
+
+/** The shortlist of every reading from the coarse scan, re-ranked by the fine grids. */
+async function search(idx: OpenIndex, reads: Reading[], topK: number): Promise<Ranked> {
+  const rows = new Set<number>();
+  for (const r of reads) for (const h of nearest(idx.coarse, r.coarse, Math.max(SHORTLIST, topK))) rows.add(h.row);
+  const ranked = await Promise.all([...rows].map(async (row) => {
+    const fine = await idx.fine(row);
+    let best = { row, distance: Number.POSITIVE_INFINITY, read: reads[0]! };
+    for (const read of reads) {
+      const distance = fineDistance(read.fine, fine);
+      if (distance < best.distance) best = { row, distance, read };
+    }
+    return best;
+  }));
+  return ranked.sort((a, b) => a.distance - b.distance);
 }
 
 export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identified> {
@@ -83,16 +95,16 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   if (!idx) throw new IdentifyError("INDEX_UNAVAILABLE", "Photo identification is starting: its index of card faces is still being built. Retry in a minute.");
   const { rgb, scale } = await decode(bytes);
   const found = findCard(grayOf(rgb));
-  const outline = found?.quad ?? null;
-  const reads = readings(rgb, outline);
-  const rows = new Set<number>();
-  for (const r of reads) for (const h of nearest(idx.coarse, r.coarse, Math.max(SHORTLIST, topK))) rows.add(h.row);
-  const ranked = await Promise.all([...rows].map(async (row) => {
-    const fine = await idx.fine(row);
-    return { row, distance: Math.min(...reads.map((r) => fineDistance(r.fine, fine))) };
-  }));
-  ranked.sort((a, b) => a.distance - b.distance);
+  let reads = found ? bothWays(rgb, found.quad, found.quad) : [];
+  let ranked = reads.length ? await search(idx, reads, topK) : [];
+  // No credible card inside the outline (or none found): the photo may be cropped to the card.
+  if (!credible(ranked[0]?.distance, ranked[1]?.distance)) {
+    reads = [...reads, ...bothWays(rgb, [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }], null)];
+    ranked = await search(idx, reads, topK);
+  }
   const noMatch = !credible(ranked[0]?.distance, ranked[1]?.distance);
+  // The outline the answer was read from: none when the whole frame matched best.
+  const outline = ranked[0] ? ranked[0].read.quad : (found?.quad ?? null);
   return {
     candidates: ranked.slice(0, topK).map((r) => ({ id: idx.meta.ids[r.row]!, distance: Math.round(r.distance * 1000) / 1000 })),
     noMatch,
