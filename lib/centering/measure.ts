@@ -1,10 +1,13 @@
 import sharp from "sharp";
+import { findCard, grayOf, rectify, squareToQuad, type Quad } from "@/lib/vision/outline";
 
-// Centering from a flat scan (or a photo already squared up): the card's outer edges against
-// the background, then, scanning inward from each edge along many lines, where the border's
-// colour ends and the frame begins. Each edge is the median of its scanlines; their spread
-// gives the uncertainty. Positions are in the pixels of the image as uploaded (after EXIF
-// rotation), so a person can move them and send them back to /v1/centering/confirm.
+// Centering from a flat scan: the card's outer edges against the background, then, scanning
+// inward from each edge along many lines, where the border's colour ends and the frame begins.
+// Each edge is the median of its scanlines; their spread gives the uncertainty. Positions are
+// in the pixels of the image as uploaded (after EXIF rotation), so a person can move them and
+// send them back to /v1/centering/confirm. A photo with the card in perspective or tilted is
+// first squared up (the card's outline, then a homography onto an upright raster with a little
+// of the table around it) and measured in that raster's pixels.
 
 export type Edges = { left: number; right: number; top: number; bottom: number };
 export type Measurement = {
@@ -13,6 +16,12 @@ export type Measurement = {
   left_right: number; top_bottom: number;
   /** One standard uncertainty of each ratio, in percentage points. */
   uncertainty: { left_right: number; top_bottom: number };
+  /**
+   * Null for a flat scan. For a photo squared up first: the card's corners in the uploaded
+   * image's pixels (top-left, top-right, bottom-right, bottom-left), the squared-up raster's
+   * size, and where those corners land in it; `outer` and `inner` are then in that raster.
+   */
+  rectified: null | { quad: Quad; width: number; height: number; card: Edges };
 };
 
 const WORK = 900;
@@ -107,9 +116,61 @@ function inward(r: Raster, side: Side, line: number, start: number, limit: numbe
 export async function measureCentering(input: Buffer): Promise<Measurement> {
   const img = sharp(input, { failOn: "error" }).rotate();
   const meta = await img.metadata();
+  const uploaded = { w: meta.autoOrient?.width ?? meta.width ?? 0, h: meta.autoOrient?.height ?? meta.height ?? 0 };
+  const photo = await squaredUp(img, uploaded.w);
+  if (photo) {
+    try {
+      return { ...measureRaster(photo.raster, 1), width: uploaded.w, height: uploaded.h, rectified: photo.rectified };
+    } catch (err) {
+      // Measured flat below, as if the outline had not been found.
+      if (!(err instanceof MeasureError)) throw err;
+    }
+  }
   const { data, info } = await img.clone().resize({ width: WORK, height: WORK, fit: "inside" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const r: Raster = { data, w: info.width, h: info.height };
-  const scale = (meta.autoOrient?.width ?? meta.width ?? info.width) / info.width;
+  return { ...measureRaster(r, (uploaded.w || info.width) / info.width), rectified: null };
+}
+
+/** Longest side a photo is looked for a card at, and squared up from. */
+const PHOTO = 1800;
+/** The squared-up card's height in pixels (the width follows from 63 × 88 mm), and the table shown around it. */
+const CARD_H = 830;
+const CARD_W = Math.round((CARD_H * 63) / 88);
+const MARGIN = Math.round(0.04 * CARD_H);
+
+/**
+ * A photo's card squared up, or null for a flat scan: no confident outline, or one whose sides
+ * all run within a degree of the image's axes (measured as it is, exactly as before).
+ */
+async function squaredUp(img: ReturnType<typeof sharp>, uploadedWidth: number): Promise<{ raster: Raster; rectified: NonNullable<Measurement["rectified"]> } | null> {
+  const { data, info } = await img.clone().resize({ width: PHOTO, height: PHOTO, fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const rgb = { data, w: info.width, h: info.height };
+  const found = findCard(grayOf(rgb));
+  if (!found || found.score < 0.6) return null;
+  const q = found.quad;
+  const tilt = Math.max(...q.map((a, k) => {
+    const b = q[(k + 1) % 4]!;
+    const deg = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+    return Math.abs(((deg % 90) + 135) % 90 - 45);
+  }));
+  if (tilt < 1) return null;
+  // The raster's corners, the card's square extended by the margin, carried into the photo.
+  const m = squareToQuad(q);
+  const [mu, mv] = [MARGIN / CARD_W, MARGIN / CARD_H];
+  const around = [[-mu, -mv], [1 + mu, -mv], [1 + mu, 1 + mv], [-mu, 1 + mv]].map(([u, v]) => {
+    const z = m[6]! * u! + m[7]! * v! + m[8]!;
+    return { x: (m[0]! * u! + m[1]! * v! + m[2]!) / z, y: (m[3]! * u! + m[4]! * v! + m[5]!) / z };
+  }) as Quad;
+  const [w, h] = [CARD_W + 2 * MARGIN, CARD_H + 2 * MARGIN];
+  const raster = { data: rectify(rgb, around, w, h), w, h };
+  // Corners in the uploaded image, as pixel edges like `outer` (the outline's are pixel centres).
+  const scale = (uploadedWidth || info.width) / info.width;
+  const quad = q.map((p) => ({ x: round1((p.x + 0.5) * scale), y: round1((p.y + 0.5) * scale) })) as Quad;
+  return { raster, rectified: { quad, width: w, height: h, card: { left: MARGIN, right: MARGIN + CARD_W, top: MARGIN, bottom: MARGIN + CARD_H } } };
+}
+
+/** Centering on an upright raster; `scale` turns its pixels into the reported ones. */
+function measureRaster(r: Raster, scale: number): Omit<Measurement, "rectified"> {
   const bg = backgroundColour(r);
 
   // Outer edges: where the background ends, scanning in from each side across the middle.

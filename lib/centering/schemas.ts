@@ -78,13 +78,23 @@ export const ConfirmResponse = z.object({
 
 const EdgesOut = z.object({ left: z.number(), right: z.number(), top: z.number(), bottom: z.number() });
 
+const Point = z.object({ x: z.number(), y: z.number() });
+
+const Rectified = z.object({
+  quad: z.array(Point).length(4).meta({ description: "The card's corners in pixels of the uploaded image: top-left, top-right, bottom-right, bottom-left." }),
+  width: z.number().int(), height: z.number().int(),
+  card: EdgesOut.meta({ description: "Where the corners land in the squared-up raster (width × height): the card's rectangle, a margin of the table around it." }),
+});
+
 export const MeasureResponse = z.object({
   data: z.object({
     ratios: Shown.meta({ description: "The left border's share of both side borders, and the top's of top and bottom, e.g. 53.5/46.5." }),
     left_right: z.number(), top_bottom: z.number(),
     uncertainty_pp: z.object({ left_right: z.number(), top_bottom: z.number() }).meta({ description: "One standard uncertainty of each ratio, in percentage points." }),
-    geometry: z.object({ width: z.number().int(), height: z.number().int(), outer: EdgesOut, inner: EdgesOut })
-      .meta({ description: "The card's outer edges and the frame lines in pixels of the uploaded image (EXIF rotation applied): move them and send them to /v1/centering/confirm." }),
+    geometry: z.object({
+      width: z.number().int(), height: z.number().int(), outer: EdgesOut, inner: EdgesOut,
+      rectified: Rectified.nullable().meta({ description: "Null for a flat scan, whose lines are in the uploaded image. For a photo with the card in perspective or tilted, the card was squared up first: outer and inner are then in pixels of that squared-up raster." }),
+    }).meta({ description: "The card's outer edges and the frame lines, in pixels of the uploaded image (EXIF rotation applied; width × height) or, when rectified is set, of the squared-up raster: move them and send them to /v1/centering/confirm." }),
     limiting_axis: z.enum(["left_right", "top_bottom"]).meta({ description: "The axis furthest from 50/50: it limits the grade first." }),
     ceilings: z.array(CeilingObject),
   }),

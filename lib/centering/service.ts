@@ -50,7 +50,7 @@ export async function measure(upload: Upload): Promise<Ok> {
       body: {
         data: {
           ratios: shown(axes), left_right: m.left_right, top_bottom: m.top_bottom, uncertainty_pp: m.uncertainty,
-          geometry: { width: m.width, height: m.height, outer: m.outer, inner: m.inner },
+          geometry: { width: m.width, height: m.height, outer: m.outer, inner: m.inner, rectified: m.rectified },
           limiting_axis: limiting(axes), ceilings: ceilings(axes),
         },
       },

@@ -1,84 +1,25 @@
-// Finding a card in a photo and squaring it up, on the CPU without a vision library: edges
-// (Sobel) → straight lines (Hough) → the best four lines that close a card-shaped quadrilateral
-// with edges all along it → a homography that maps it onto an upright card.
+import { area, coarseQuads, convex, downscale } from "./coarse";
+import { cornersOf, framed, refineSides, scaleLines, snapSides, type Line as Side } from "./refine";
 
-export type Gray = { data: Float32Array; w: number; h: number };
+// Finding a card in a photo and squaring it up, on the CPU without a vision library: card-shaped
+// quadrilaterals from straight lines on a small copy (coarse.ts) → their sides snapped onto the
+// card's edges and refined to a fraction of a pixel (refine.ts) → a homography that maps the
+// card onto an upright raster.
+
+export type Gray = {
+  data: Float32Array; w: number; h: number;
+  /** The RGB raster (3 bytes a pixel) the luminance came from, when known: edges between colours of equal luminance show too. */
+  rgb?: Buffer;
+};
+/** A point in pixels; pixel (i, j)'s centre is the point (i, j). */
 export type Point = { x: number; y: number };
 /** Corners in order: top-left, top-right, bottom-right, bottom-left. */
 export type Quad = [Point, Point, Point, Point];
+/** An image with `c` interleaved channels a pixel: luminance alone, or red, green and blue. */
+export type Planes = { data: ArrayLike<number>; w: number; h: number; c: number };
 
-type Line = { theta: number; rho: number; votes: number };
-
-/** Gradient magnitude and direction of a grayscale image. */
-function sobel(g: Gray): { mag: Float32Array; dir: Float32Array } {
-  const { w, h, data } = g;
-  const mag = new Float32Array(w * h);
-  const dir = new Float32Array(w * h);
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      const gx = data[i - w + 1]! + 2 * data[i + 1]! + data[i + w + 1]! - data[i - w - 1]! - 2 * data[i - 1]! - data[i + w - 1]!;
-      const gy = data[i + w - 1]! + 2 * data[i + w]! + data[i + w + 1]! - data[i - w - 1]! - 2 * data[i - w]! - data[i - w + 1]!;
-      mag[i] = Math.hypot(gx, gy);
-      dir[i] = Math.atan2(gy, gx);
-    }
-  }
-  return { mag, dir };
-}
-
-const THETAS = 180;
-
-/** Strongest straight lines, each voted for by edge pixels whose gradient points across it. */
-function houghLines(g: Gray, mag: Float32Array, dir: Float32Array, max: number): Line[] {
-  const { w, h } = g;
-  const sorted = Float32Array.from(mag).sort();
-  const threshold = Math.max(sorted[Math.floor(sorted.length * 0.9)]!, 20);
-  const diag = Math.ceil(Math.hypot(w, h));
-  const acc = new Float32Array(THETAS * (2 * diag + 1));
-  const cos = Float64Array.from({ length: THETAS }, (_, t) => Math.cos((t * Math.PI) / THETAS));
-  const sin = Float64Array.from({ length: THETAS }, (_, t) => Math.sin((t * Math.PI) / THETAS));
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      if (mag[i]! < threshold) continue;
-      // Only angles near the gradient's own: ±6° keeps the voting cheap and the peaks sharp.
-      let t0 = Math.round(((dir[i]! + Math.PI) % Math.PI) / (Math.PI / THETAS));
-      for (let d = -6; d <= 6; d++) {
-        const t = (t0 + d + THETAS) % THETAS;
-        const rho = Math.round(x * cos[t]! + y * sin[t]!);
-        acc[t * (2 * diag + 1) + rho + diag]! += 1;
-      }
-      t0 = 0;
-    }
-  }
-  const lines: Line[] = [];
-  const width = 2 * diag + 1;
-  // Peaks with suppression of their neighbourhood, strongest first.
-  const order = Array.from(acc.keys()).filter((k) => acc[k]! > Math.min(w, h) * 0.15).sort((a, b) => acc[b]! - acc[a]!);
-  for (const k of order) {
-    const t = Math.floor(k / width);
-    const rho = (k % width) - diag;
-    const theta = (t * Math.PI) / THETAS;
-    if (lines.some((l) => angleGap(l.theta, theta) < (8 * Math.PI) / 180 && Math.abs(l.rho - rho * Math.sign(Math.cos(l.theta - theta))) < Math.min(w, h) * 0.04)) continue;
-    lines.push({ theta, rho, votes: acc[k]! });
-    if (lines.length >= max) break;
-  }
-  return lines;
-}
-
-function angleGap(a: number, b: number): number {
-  const d = Math.abs(a - b) % Math.PI;
-  return Math.min(d, Math.PI - d);
-}
-
-function intersect(a: Line, b: Line): Point | null {
-  const det = Math.cos(a.theta) * Math.sin(b.theta) - Math.sin(a.theta) * Math.cos(b.theta);
-  if (Math.abs(det) < 1e-6) return null;
-  return {
-    x: (a.rho * Math.sin(b.theta) - b.rho * Math.sin(a.theta)) / det,
-    y: (b.rho * Math.cos(a.theta) - a.rho * Math.cos(b.theta)) / det,
-  };
-}
+const planesOf = (g: Gray): Planes =>
+  g.rgb && g.rgb.length >= g.w * g.h * 3 ? { data: g.rgb, w: g.w, h: g.h, c: 3 } : { data: g.data, w: g.w, h: g.h, c: 1 };
 
 /** Orders four corners clockwise from the top-left, the card upright (its long sides vertical). */
 export function orderCorners(pts: Point[]): Quad {
@@ -91,89 +32,114 @@ export function orderCorners(pts: Point[]): Quad {
   const len = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
   // A card lying on its side: rotate the order so that the long sides run top to bottom.
   if (len(q[0], q[1]) + len(q[2], q[3]) > len(q[1], q[2]) + len(q[3], q[0])) q = [q[3], q[0], q[1], q[2]];
+  // Of the two upright readings (180° apart), the one starting nearer the image's top-left.
+  if (q[2].x + q[2].y < q[0].x + q[0].y) q = [q[2], q[3], q[0], q[1]];
   return q;
 }
 
-/** Share of the quad's perimeter that runs along strong edges. */
-function support(q: Quad, mag: Float32Array, g: Gray, threshold: number): number {
-  let on = 0;
-  let n = 0;
-  for (let k = 0; k < 4; k++) {
-    const a = q[k]!;
-    const b = q[(k + 1) % 4]!;
-    const steps = Math.ceil(Math.hypot(b.x - a.x, b.y - a.y));
-    for (let s = 0; s < steps; s += 2) {
-      const x = Math.round(a.x + ((b.x - a.x) * s) / steps);
-      const y = Math.round(a.y + ((b.y - a.y) * s) / steps);
-      n++;
-      if (x < 1 || y < 1 || x >= g.w - 1 || y >= g.h - 1) continue;
-      let best = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) best = Math.max(best, mag[(y + dy) * g.w + x + dx]!);
-      if (best >= threshold) on++;
-    }
-  }
-  return n ? on / n : 0;
+/** Luminance (0..255) of an RGB raster, which it keeps for findCard's edges. */
+export function grayOf(rgb: { data: Buffer; w: number; h: number }): Gray {
+  const n = rgb.w * rgb.h;
+  const data = new Float32Array(n);
+  const d = rgb.data;
+  for (let i = 0, j = 0; i < n; i++, j += 3) data[i] = 0.299 * d[j]! + 0.587 * d[j + 1]! + 0.114 * d[j + 2]!;
+  return { data, w: rgb.w, h: rgb.h, rgb: rgb.data };
 }
 
-function area(q: Quad): number {
-  let s = 0;
-  for (let k = 0; k < 4; k++) s += q[k]!.x * q[(k + 1) % 4]!.y - q[(k + 1) % 4]!.x * q[k]!.y;
-  return Math.abs(s) / 2;
-}
-
-function convex(q: Quad): boolean {
-  let sign = 0;
-  for (let k = 0; k < 4; k++) {
-    const a = q[k]!;
-    const b = q[(k + 1) % 4]!;
-    const c = q[(k + 2) % 4]!;
-    const z = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
-    if (z === 0) return false;
-    if (sign && Math.sign(z) !== sign) return false;
-    sign = Math.sign(z);
-  }
-  return true;
-}
+/** Longest side of the small copy the lines are looked for on: a third of an 800 px photo. */
+const COARSE = 300;
 
 /**
- * The card's outline in `g`, or null when no card-shaped quadrilateral with edges along it is
- * found. `score` is the share of its perimeter on strong edges.
+ * The card's outline in `g`, corners to a fraction of a pixel, ordered by orderCorners; null when
+ * nothing card-like is found. Lines are found on a small copy (fast), the few quads they close
+ * snapped onto the outermost edges near them and the card's among them kept, then refined on the
+ * full image. `score` (0..1): the share of each side's sample points on its edge, pulled down by
+ * the worst side, times how many sides have the border's colour inside them and a printed frame
+ * inside that. A card scores about 0.75-1; clutter with no card in it rarely over 0.6, and under
+ * 0.4 findCard answers null. Give `g` its colour (grayOf does): edges between colours of equal
+ * luminance are lost without it. Pixel (i, j)'s centre is the point (i, j).
  */
 export function findCard(g: Gray): { quad: Quad; score: number } | null {
-  const { mag, dir } = sobel(g);
-  const lines = houghLines(g, mag, dir, 14);
-  const sorted = Float32Array.from(mag).sort();
-  const threshold = Math.max(sorted[Math.floor(sorted.length * 0.85)]!, 15);
-  const candidates: { quad: Quad; score: number; area: number }[] = [];
-  const frame = g.w * g.h;
-  for (let a = 0; a < lines.length; a++) {
-    for (let b = a + 1; b < lines.length; b++) {
-      // Opposite sides: roughly parallel (perspective allows some convergence).
-      if (angleGap(lines[a]!.theta, lines[b]!.theta) > (25 * Math.PI) / 180) continue;
-      for (let c = 0; c < lines.length; c++) {
-        if (c === a || c === b || angleGap(lines[a]!.theta, lines[c]!.theta) < (50 * Math.PI) / 180) continue;
-        for (let d = c + 1; d < lines.length; d++) {
-          if (d === a || d === b || angleGap(lines[c]!.theta, lines[d]!.theta) > (25 * Math.PI) / 180) continue;
-          const pts = [intersect(lines[a]!, lines[c]!), intersect(lines[a]!, lines[d]!), intersect(lines[b]!, lines[d]!), intersect(lines[b]!, lines[c]!)];
-          if (pts.some((p) => !p || p.x < -g.w * 0.05 || p.y < -g.h * 0.05 || p.x > g.w * 1.05 || p.y > g.h * 1.05)) continue;
-          const quad = orderCorners(pts as Point[]);
-          if (!convex(quad)) continue;
-          const share = area(quad) / frame;
-          if (share < 0.08 || share > 0.98) continue;
-          const side = (i: number) => Math.hypot(quad[(i + 1) % 4]!.x - quad[i]!.x, quad[(i + 1) % 4]!.y - quad[i]!.y);
-          const aspect = (side(0) + side(2)) / (side(1) + side(3));
-          if (aspect < 0.45 || aspect > 0.95) continue;
-          candidates.push({ quad, score: support(quad, mag, g, threshold) * (1 - Math.abs(aspect - 0.716) * 0.5), area: share });
-        }
-      }
+  const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE));
+  const planes = planesOf(g);
+  const small = downscale(planes, k);
+  const rate = (support: number[]) => Math.min(support.reduce((s, x) => s + x, 0) / 4, 1.5 * Math.min(...support));
+  type Candidate = { lines: Side[]; quad: Quad; score: number; area: number; border: number; colour?: number[] };
+  const found: Candidate[] = [];
+  const seen: Quad[] = [];
+  for (const q of coarseQuads(small, 8)) {
+    // Twice: a rough line on the artwork's box reaches the frame first, the card's edge next.
+    const first = snapSides(small, q);
+    const again = first && cornersOf(first.lines);
+    if (!again || seen.some((s) => s.every((p, i) => Math.hypot(p.x - again[i]!.x, p.y - again[i]!.y) < 1))) continue;
+    seen.push(again);
+    const r = snapSides(small, again);
+    const quad = r && cornersOf(r.lines);
+    if (!r || !quad || !convex(orderCorners(quad))) continue;
+    found.push({ lines: r.lines, quad, score: rate(r.support), area: area(quad), border: r.border, colour: r.colour });
+  }
+  found.sort((a, b) => b.score - a.score);
+  let best = found[0];
+  if (!best) return null;
+  // The card's own lines close smaller quads too (the art box and the border below it make a
+  // well-supported "card"): a reasonably supported quad around the best one is the card.
+  // It must have the border's colour inside as many sides, counted on the full image if the
+  // small one blurs a thin border (a card far off centre) into its frame.
+  const floor = Math.max(0.45, 0.7 * best.score);
+  const onFull = (c: Candidate, known?: number[]) => {
+    const rough = cornersOf(scaleLines(c.lines, k));
+    return rough && k > 1 ? snapSides(planes, rough, { in: 0.02, out: 0.06 }, known) : null;
+  };
+  const fullBorder = (c: Candidate) => onFull(c)?.border ?? c.border;
+  for (let next: Candidate | undefined = best; next; ) {
+    best = next;
+    const inner: Candidate = best;
+    next = found.find((c) => c.area > inner.area * 1.02 && c.score >= floor && covered(inner.quad, grow(orderCorners(c.quad), 0.02)) >= 0.9 &&
+      (c.border >= inner.border || fullBorder(c) >= fullBorder(inner)));
+  }
+  // On the full image, where a thin border's two edges are apart: the outermost again, then to a fraction of a pixel.
+  const snapped = onFull(best, best.colour);
+  const fine = refineSides(planes, snapped?.lines ?? scaleLines(best.lines, k), snapped ? 2.5 : k + 1.5);
+  if (!fine) return null;
+  const quad = orderCorners(fine.quad);
+  if (!convex(quad)) return null;
+  // A card has the same border colour inside all four sides and a printed frame inside that.
+  const inner = framed(small, best.lines);
+  const border = Math.max(best.border, snapped?.border ?? 0);
+  const score = rate(fine.support) * (0.5 + 0.125 * border) * (0.6 + 0.1 * inner);
+  return score < 0.4 ? null : { quad, score: Math.round(score * 1000) / 1000 };
+}
+
+/** The share of quad `a` (sampled on a 10 × 10 grid) that lies inside quad `b`. */
+function covered(a: Quad, b: Quad): number {
+  let n = 0;
+  for (let i = 0; i < 10; i++) {
+    for (let j = 0; j < 10; j++) {
+      const u = (i + 0.5) / 10;
+      const v = (j + 0.5) / 10;
+      const top = { x: a[0].x + (a[1].x - a[0].x) * u, y: a[0].y + (a[1].y - a[0].y) * u };
+      const bottom = { x: a[3].x + (a[2].x - a[3].x) * u, y: a[3].y + (a[2].y - a[3].y) * u };
+      if (inside(b, { x: top.x + (bottom.x - top.x) * v, y: top.y + (bottom.y - top.y) * v })) n++;
     }
   }
-  if (!candidates.length) return null;
-  // The frame printed inside a card is a well-supported quad too: of the quads supported almost
-  // as well as the best, the largest is the card's own edge.
-  const top = Math.max(...candidates.map((c) => c.score));
-  const best = candidates.filter((c) => c.score >= top * 0.85).sort((a, b) => b.area - a.area)[0]!;
-  return { quad: best.quad, score: best.score };
+  return n / 100;
+}
+
+/** The quad scaled about its centre by 1 + f. */
+function grow(q: Quad, f: number): Quad {
+  const cx = (q[0].x + q[1].x + q[2].x + q[3].x) / 4;
+  const cy = (q[0].y + q[1].y + q[2].y + q[3].y) / 4;
+  return q.map((p) => ({ x: cx + (p.x - cx) * (1 + f), y: cy + (p.y - cy) * (1 + f) })) as Quad;
+}
+
+/** Whether `p` lies inside the convex quad `q` (corners clockwise in image coordinates). */
+function inside(q: Quad, p: Point): boolean {
+  for (let k = 0; k < 4; k++) {
+    const a = q[k]!;
+    const b = q[(k + 1) % 4]!;
+    if ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) < 0) return false;
+  }
+  return true;
 }
 
 /** The 3×3 homography taking the unit square's corners (0,0) (1,0) (1,1) (0,1) to `q`. */
@@ -187,7 +153,7 @@ export function squareToQuad(q: Quad): number[] {
   return [p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x, p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y, g, h, 1];
 }
 
-/** The quad's content squared up into a w × h RGB raster (bilinear sampling). */
+/** The quad's content squared up into a w × h RGB raster (bilinear sampling; pixel centres at integers, as findCard's corners). */
 export function rectify(rgb: { data: Buffer; w: number; h: number }, q: Quad, w: number, h: number): Buffer {
   const m = squareToQuad(q);
   const out = Buffer.alloc(w * h * 3);
@@ -197,8 +163,8 @@ export function rectify(rgb: { data: Buffer; w: number; h: number }, q: Quad, w:
     for (let x = 0; x < w; x++) {
       const u = (x + 0.5) / w;
       const z = m[6]! * u + m[7]! * v + 1;
-      const sx = (m[0]! * u + m[1]! * v + m[2]!) / z - 0.5;
-      const sy = (m[3]! * u + m[4]! * v + m[5]!) / z - 0.5;
+      const sx = (m[0]! * u + m[1]! * v + m[2]!) / z;
+      const sy = (m[3]! * u + m[4]! * v + m[5]!) / z;
       const x0 = Math.max(0, Math.min(rgb.w - 2, Math.floor(sx)));
       const y0 = Math.max(0, Math.min(rgb.h - 2, Math.floor(sy)));
       const fx = Math.max(0, Math.min(1, sx - x0));

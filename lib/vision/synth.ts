@@ -78,3 +78,98 @@ export async function synthPhoto(face: Buffer, o: SynthOptions): Promise<{ photo
   const photo = await sharp(out, { raw: { width: W, height: H, channels: 3 } }).blur(0.3 + r() * 1.2).jpeg({ quality: 50 + Math.floor(r() * 41) }).toBuffer();
   return { photo, quad: corners };
 }
+
+/** The card's border colour (render.ts): a table that colour would hide the card's edge. */
+const BORDER_RGB = [241, 207, 59];
+
+/** A plain table with a faint, soft texture, far enough in colour from the card's border. */
+async function table(r: () => number, w: number, h: number): Promise<Buffer> {
+  let base: number[];
+  do base = [r() * 255, r() * 255, r() * 255].map((v) => 30 + v * 0.8);
+  while (Math.hypot(...base.map((v, c) => v - BORDER_RGB[c]!)) < 90);
+  const blobs = Array.from({ length: 12 }, () => {
+    const k = 1 + (r() - 0.5) * 0.12;
+    return `<ellipse cx="${r() * w}" cy="${r() * h}" rx="${w * (0.1 + r() * 0.3)}" ry="${h * (0.05 + r() * 0.2)}" fill="rgb(${base.map((v) => Math.round(Math.min(255, v * k))).join(",")})"/>`;
+  });
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="rgb(${base.map(Math.round).join(",")})"/>${blobs.join("")}</svg>`;
+  return sharp(Buffer.from(svg)).blur(15).removeAlpha().raw().toBuffer();
+}
+
+/**
+ * A photo of `face` taken to check its centering: the card upright give or take 20°, in
+ * moderate perspective, filling 40-90 % of a portrait frame (900 × 1200 by default), on a
+ * plain or faintly textured table, evenly lit (a mild gradient and cast, no glare on the
+ * border, nothing over it), a little blur and noise, JPEG 85-95. Anti-aliased (4 bilinear
+ * samples a pixel), so the border widths are as drawn. Seeded.
+ */
+export async function synthCenteringPhoto(face: Buffer, o: SynthOptions): Promise<{ photo: Buffer; quad: Quad }> {
+  const r = seeded(`centering:${o.seed}`);
+  const W = o.width ?? 900;
+  const H = o.height ?? 1200;
+  const share = 0.4 + r() * 0.5;
+  let ch = Math.sqrt((share * W * H) / 0.716);
+  const angle = ((r() - 0.5) * 2 * 20 * Math.PI) / 180;
+  // The rotated card's bounding box must fit the frame with a little room.
+  const fit = Math.min(1, (0.94 * W) / (ch * 0.716 * Math.abs(Math.cos(angle)) + ch * Math.abs(Math.sin(angle))), (0.94 * H) / (ch * 0.716 * Math.abs(Math.sin(angle)) + ch * Math.abs(Math.cos(angle))));
+  ch *= fit;
+  const cw = ch * 0.716;
+  const room = (span: number, size: number) => Math.max(0, (size - span) / 2 - 0.04 * size);
+  const cx = W / 2 + (r() - 0.5) * 2 * room(cw * Math.abs(Math.cos(angle)) + ch * Math.abs(Math.sin(angle)), W);
+  const cy = H / 2 + (r() - 0.5) * 2 * room(cw * Math.abs(Math.sin(angle)) + ch * Math.abs(Math.cos(angle)), H);
+  const jitter = () => (r() - 0.5) * 0.12 * cw;
+  let corners = [[-cw / 2, -ch / 2], [cw / 2, -ch / 2], [cw / 2, ch / 2], [-cw / 2, ch / 2]].map(([x, y]) => ({
+    x: cx + x! * Math.cos(angle) - y! * Math.sin(angle) + jitter(),
+    y: cy + x! * Math.sin(angle) + y! * Math.cos(angle) + jitter(),
+  })) as Quad;
+  const inside = (q: Quad) => q.every((p) => p.x >= 6 && p.y >= 6 && p.x <= W - 7 && p.y <= H - 7);
+  for (let k = 0; k < 20 && !inside(corners); k++) corners = corners.map((p) => ({ x: cx + (p.x - cx) * 0.95, y: cy + (p.y - cy) * 0.95 })) as Quad;
+
+  // The face as drawn, not resized: a resize would shift its content by a fraction of a pixel.
+  const tex = await sharp(face).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const [tW, tH] = [tex.info.width, tex.info.height];
+  const out = await table(r, W, H);
+  const inv = invert3(squareToQuad(corners));
+  const cast = [0, 1, 2].map(() => 1 + (r() - 0.5) * 0.08);
+  const light = { dx: (r() - 0.5) * 0.12 / W, dy: (r() - 0.5) * 0.12 / H };
+  const sample = new Float64Array(4);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const o = (y * W + x) * 3;
+      sample.fill(0);
+      let cover = 0;
+      // Four samples inside the pixel (its centre is the point (x, y)), each bilinear on the face.
+      for (const [sx, sy] of [[-0.25, -0.25], [0.25, -0.25], [-0.25, 0.25], [0.25, 0.25]] as const) {
+        const px = x + sx;
+        const py = y + sy;
+        const z = inv[6]! * px + inv[7]! * py + inv[8]!;
+        const u = (inv[0]! * px + inv[1]! * py + inv[2]!) / z;
+        const v = (inv[3]! * px + inv[4]! * py + inv[5]!) / z;
+        if (u < 0 || u >= 1 || v < 0 || v >= 1) continue;
+        const fx = Math.min(tW - 1.001, Math.max(0, u * tW - 0.5));
+        const fy = Math.min(tH - 1.001, Math.max(0, v * tH - 0.5));
+        const x0 = Math.floor(fx);
+        const y0 = Math.floor(fy);
+        const ax = fx - x0;
+        const ay = fy - y0;
+        const i = (y0 * tW + x0) * 4;
+        const j = i + tW * 4;
+        for (let c = 0; c < 4; c++) {
+          const top = tex.data[i + c]! * (1 - ax) + tex.data[i + 4 + c]! * ax;
+          const bottom = tex.data[j + c]! * (1 - ax) + tex.data[j + 4 + c]! * ax;
+          sample[c]! += (top * (1 - ay) + bottom * ay) * (c < 3 ? 1 : 0.25 / 255);
+        }
+        cover += 0.25;
+      }
+      const alpha = sample[3]!;
+      const shade = 1 + light.dx * (x - W / 2) + light.dy * (y - H / 2);
+      for (let c = 0; c < 3; c++) {
+        // The card's mean colour over the samples on it, over the table by their summed alpha: an edge pixel is part of each.
+        const card = cover ? (sample[c]! / (cover * 4)) * cast[c]! : 0;
+        const v = (card * alpha + out[o + c]! * (1 - alpha)) * shade + (r() - 0.5) * 10;
+        out[o + c] = Math.max(0, Math.min(255, Math.round(v)));
+      }
+    }
+  }
+  const photo = await sharp(out, { raw: { width: W, height: H, channels: 3 } }).blur(0.3 + r() * 0.6).jpeg({ quality: 85 + Math.floor(r() * 11) }).toBuffer();
+  return { photo, quad: corners };
+}

@@ -1,0 +1,217 @@
+import { orderCorners, type Planes, type Point, type Quad } from "./outline";
+
+// The rough stage of finding a card, on a small copy of the photo: edges (colour Sobel) →
+// straight lines (Hough) → the four-line quadrilaterals shaped like a card with edges along
+// them, best supported first. refine.ts then moves their sides onto the card's edges.
+
+type Line = { theta: number; rho: number; votes: number };
+
+/** Gradient magnitude and direction (mod π, from the channels' summed structure tensor). */
+function sobel(p: Planes): { mag: Float32Array; dir: Float32Array } {
+  const { w, h, c: C } = p;
+  const d = p.data;
+  const mag = new Float32Array(w * h);
+  const dir = new Float32Array(w * h);
+  const r = w * C;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      let xx = 0, yy = 0, xy = 0;
+      for (let c = 0, i = (y * w + x) * C; c < C; c++, i++) {
+        const gx = d[i - r + C]! + 2 * d[i + C]! + d[i + r + C]! - d[i - r - C]! - 2 * d[i - C]! - d[i + r - C]!;
+        const gy = d[i + r - C]! + 2 * d[i + r]! + d[i + r + C]! - d[i - r - C]! - 2 * d[i - r]! - d[i - r + C]!;
+        xx += gx * gx;
+        yy += gy * gy;
+        xy += gx * gy;
+      }
+      mag[y * w + x] = Math.sqrt(xx + yy);
+      dir[y * w + x] = 0.5 * Math.atan2(2 * xy, xx - yy);
+    }
+  }
+  return { mag, dir };
+}
+
+const THETAS = 180;
+
+/** Strongest straight lines, each voted for by edge pixels whose gradient points across it. */
+function houghLines(g: Planes, mag: Float32Array, dir: Float32Array, max: number): Line[] {
+  const { w, h } = g;
+  const threshold = Math.max(quantile(mag, 0.9), 20);
+  const diag = Math.ceil(Math.hypot(w, h));
+  const acc = new Float32Array(THETAS * (2 * diag + 1));
+  const cos = Float64Array.from({ length: THETAS }, (_, t) => Math.cos((t * Math.PI) / THETAS));
+  const sin = Float64Array.from({ length: THETAS }, (_, t) => Math.sin((t * Math.PI) / THETAS));
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      if (mag[i]! < threshold) continue;
+      // Only angles near the gradient's own: ±6° keeps the voting cheap and the peaks sharp.
+      const t0 = Math.round(((dir[i]! + Math.PI) % Math.PI) / (Math.PI / THETAS));
+      for (let d = -6; d <= 6; d++) {
+        const t = (t0 + d + THETAS) % THETAS;
+        const rho = Math.round(x * cos[t]! + y * sin[t]!);
+        acc[t * (2 * diag + 1) + rho + diag]! += 1;
+      }
+    }
+  }
+  const lines: Line[] = [];
+  const width = 2 * diag + 1;
+  // Peaks with suppression of their neighbourhood, strongest first.
+  const order: number[] = [];
+  const least = Math.min(w, h) * 0.15;
+  for (let k = 0; k < acc.length; k++) if (acc[k]! > least) order.push(k);
+  order.sort((a, b) => acc[b]! - acc[a]!);
+  for (const k of order) {
+    const t = Math.floor(k / width);
+    const rho = (k % width) - diag;
+    const theta = (t * Math.PI) / THETAS;
+    if (lines.some((l) => angleGap(l.theta, theta) < (8 * Math.PI) / 180 && Math.abs(l.rho - rho * Math.sign(Math.cos(l.theta - theta))) < Math.min(w, h) * 0.02)) continue;
+    lines.push({ theta, rho, votes: acc[k]! });
+    if (lines.length >= max) break;
+  }
+  return lines;
+}
+
+function angleGap(a: number, b: number): number {
+  const d = Math.abs(a - b) % Math.PI;
+  return Math.min(d, Math.PI - d);
+}
+
+function intersect(a: Line, b: Line): Point | null {
+  const det = Math.cos(a.theta) * Math.sin(b.theta) - Math.sin(a.theta) * Math.cos(b.theta);
+  if (Math.abs(det) < 1e-6) return null;
+  return {
+    x: (a.rho * Math.sin(b.theta) - b.rho * Math.sin(a.theta)) / det,
+    y: (b.rho * Math.cos(a.theta) - a.rho * Math.cos(b.theta)) / det,
+  };
+}
+
+/** Pixels with a strong edge within one pixel. */
+function strongNear(mag: Float32Array, w: number, h: number, threshold: number): Uint8Array {
+  const out = new Uint8Array(w * h);
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      if (mag[y * w + x]! < threshold) continue;
+      for (let dy = -1; dy <= 1; dy++) out.fill(1, (y + dy) * w + x - 1, (y + dy) * w + x + 2);
+    }
+  }
+  return out;
+}
+
+/** Share of the quad's perimeter that runs along strong edges. */
+function support(q: Quad, strong: Uint8Array, w: number, h: number): number {
+  let on = 0;
+  let n = 0;
+  for (let k = 0; k < 4; k++) {
+    const a = q[k]!;
+    const b = q[(k + 1) % 4]!;
+    const steps = Math.ceil(Math.hypot(b.x - a.x, b.y - a.y));
+    for (let s = 0; s < steps; s += 2) {
+      const x = Math.round(a.x + ((b.x - a.x) * s) / steps);
+      const y = Math.round(a.y + ((b.y - a.y) * s) / steps);
+      n++;
+      if (x >= 0 && y >= 0 && x < w && y < h && strong[y * w + x]) on++;
+    }
+  }
+  return n ? on / n : 0;
+}
+
+export function area(q: Quad): number {
+  let s = 0;
+  for (let k = 0; k < 4; k++) s += q[k]!.x * q[(k + 1) % 4]!.y - q[(k + 1) % 4]!.x * q[k]!.y;
+  return Math.abs(s) / 2;
+}
+
+export function convex(q: Quad): boolean {
+  let sign = 0;
+  for (let k = 0; k < 4; k++) {
+    const a = q[k]!;
+    const b = q[(k + 1) % 4]!;
+    const c = q[(k + 2) % 4]!;
+    const z = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+    if (z === 0) return false;
+    if (sign && Math.sign(z) !== sign) return false;
+    sign = Math.sign(z);
+  }
+  return true;
+}
+
+/** The image averaged over k × k blocks. */
+export function downscale(p: Planes, k: number): Planes {
+  const { c: C, data: src } = p;
+  const w = Math.floor(p.w / k);
+  const h = Math.floor(p.h / k);
+  const data = new Float32Array(w * h * C);
+  const rowLen = w * C;
+  for (let y = 0; y < h; y++) {
+    const o = y * rowLen;
+    for (let dy = 0; dy < k; dy++) {
+      let i = (y * k + dy) * p.w * C;
+      // Each source row adds into the output row, k pixels to an output pixel.
+      for (let x = 0; x < rowLen; x += C) {
+        if (C === 3) {
+          let r = 0, g = 0, b = 0;
+          for (let dx = 0; dx < k; dx++, i += 3) { r += src[i]!; g += src[i + 1]!; b += src[i + 2]!; }
+          data[o + x]! += r;
+          data[o + x + 1]! += g;
+          data[o + x + 2]! += b;
+        } else {
+          let v = 0;
+          for (let dx = 0; dx < k; dx++) v += src[i++]!;
+          data[o + x]! += v;
+        }
+      }
+    }
+  }
+  const norm = 1 / (k * k);
+  for (let i = 0; i < data.length; i++) data[i]! *= norm;
+  return { data, w, h, c: C };
+}
+
+/** The value below which `share` of the array lies, from every 7th value (fast enough, close enough). */
+function quantile(a: Float32Array, share: number): number {
+  const s = new Float32Array(Math.ceil(a.length / 7));
+  for (let i = 0, j = 0; i < a.length; i += 7, j++) s[j] = a[i]!;
+  s.sort();
+  return s[Math.floor(s.length * share)]!;
+}
+
+/** Card-shaped quads on the small image, best supported first, near-duplicates dropped. */
+export function coarseQuads(g: Planes, max: number): Quad[] {
+  const { mag, dir } = sobel(g);
+  const lines = houghLines(g, mag, dir, 18);
+  const strong = strongNear(mag, g.w, g.h, Math.max(quantile(mag, 0.85), 15));
+  const candidates: { quad: Quad; score: number }[] = [];
+  const frame = g.w * g.h;
+  for (let a = 0; a < lines.length; a++) {
+    for (let b = a + 1; b < lines.length; b++) {
+      // Opposite sides: roughly parallel (perspective allows some convergence).
+      if (angleGap(lines[a]!.theta, lines[b]!.theta) > (25 * Math.PI) / 180) continue;
+      for (let c = a + 1; c < lines.length; c++) {
+        if (c === b || angleGap(lines[a]!.theta, lines[c]!.theta) < (50 * Math.PI) / 180) continue;
+        for (let d = c + 1; d < lines.length; d++) {
+          if (d === a || d === b || angleGap(lines[c]!.theta, lines[d]!.theta) > (25 * Math.PI) / 180) continue;
+          const pts = [intersect(lines[a]!, lines[c]!), intersect(lines[a]!, lines[d]!), intersect(lines[b]!, lines[d]!), intersect(lines[b]!, lines[c]!)];
+          if (pts.some((p) => !p || p.x < -g.w * 0.05 || p.y < -g.h * 0.05 || p.x > g.w * 1.05 || p.y > g.h * 1.05)) continue;
+          const quad = orderCorners(pts as Point[]);
+          if (!convex(quad)) continue;
+          const share = area(quad) / frame;
+          if (share < 0.08 || share > 0.98) continue;
+          const side = (i: number) => Math.hypot(quad[(i + 1) % 4]!.x - quad[i]!.x, quad[(i + 1) % 4]!.y - quad[i]!.y);
+          const aspect = (side(0) + side(2)) / (side(1) + side(3));
+          if (aspect < 0.45 || aspect > 0.95) continue;
+          candidates.push({ quad, score: support(quad, strong, g.w, g.h) * (1 - Math.abs(aspect - 0.716) * 0.5) });
+        }
+      }
+    }
+  }
+  candidates.sort((x, y) => y.score - x.score);
+  // Quads that differ by the printed frame snap to the same edges: one of them is enough.
+  const out: Quad[] = [];
+  for (const c of candidates) {
+    const tol = 0.1 * Math.min(Math.hypot(c.quad[1].x - c.quad[0].x, c.quad[1].y - c.quad[0].y), Math.hypot(c.quad[3].x - c.quad[0].x, c.quad[3].y - c.quad[0].y));
+    if (out.some((q) => q.every((p, k) => Math.hypot(p.x - c.quad[k]!.x, p.y - c.quad[k]!.y) < tol))) continue;
+    out.push(c.quad);
+    if (out.length >= max) break;
+  }
+  return out;
+}
