@@ -92,6 +92,12 @@ function scan(lines: number[], find: (line: number) => number): { at: number; sp
 }
 
 const LINES = 40;
+/**
+ * Colour distance at which the border ends. Low enough for a frame printed in a colour close
+ * to the border's own (a yellow Lightning frame inside a yellow border is about 34 away); the
+ * 3-pixel hold keeps noise and JPEG ringing from ending it early.
+ */
+const INNER_THRESHOLD = 22;
 const between = (a: number, b: number, n: number) => Array.from({ length: n }, (_, i) => Math.round(a + ((b - a) * (i + 0.5)) / n));
 
 export class MeasureError extends Error {}
@@ -196,7 +202,7 @@ function measureRaster(r: Raster, scale: number): Omit<Measurement, "rectified">
   };
   const innerScan = (side: Side) => {
     const across = side === "left" || side === "right";
-    return scan(across ? innerRows : innerCols, (line) => inward(r, side, line, fromBorder[side], Math.round((across ? cw : ch) * 0.25), 45));
+    return scan(across ? innerRows : innerCols, (line) => inward(r, side, line, fromBorder[side], Math.round((across ? cw : ch) * 0.25), INNER_THRESHOLD));
   };
   const left = innerScan("left");
   const right = innerScan("right");

@@ -5,8 +5,7 @@ import { synthCenteringPhoto } from "./synth";
 
 // How far measured centering lies from the truth: faces drawn with known offsets (50/50 to
 // 85/15 on each axis, either way), measured as flat scans and as phone photos in perspective.
-// Lightning cards are left out: their frame is drawn in the border's own yellow, closer to it
-// than the measurement's colour threshold, so it finds the frame's inner side instead.
+// Every frame colour is among them, the Lightning frame close to the border's own yellow too.
 
 const CARDS: FaceCard[] = [
   { id: "eval-c-1", name: "Charizard", hp: 120, number: "4", set_code: "base1", supertype: "Pokémon", types: ["Fire"], rarity: "Rare Holo", attacks: ["Fire Spin"] },
@@ -16,6 +15,10 @@ const CARDS: FaceCard[] = [
   { id: "eval-c-5", name: "Onix", hp: 90, number: "56", set_code: "base1", supertype: "Pokémon", types: ["Fighting"], rarity: "Common", attacks: ["Rock Throw"] },
   { id: "eval-c-6", name: "Dragonite", hp: 100, number: "4", set_code: "fossil", supertype: "Pokémon", types: ["Dragon"], rarity: "Rare Holo", attacks: ["Slam"] },
   { id: "eval-c-7", name: "Snorlax", hp: 90, number: "27", set_code: "jungle", supertype: "Pokémon", types: ["Colorless"], rarity: "Rare", attacks: ["Body Slam"] },
+  { id: "eval-c-9", name: "Pikachu", hp: 60, number: "58", set_code: "base1", supertype: "Pokémon", types: ["Lightning"], rarity: "Common", attacks: ["Thunder Jolt"] },
+  { id: "eval-c-10", name: "Umbreon", hp: 90, number: "13", set_code: "neo2", supertype: "Pokémon", types: ["Darkness"], rarity: "Rare Holo", attacks: ["Pound"] },
+  { id: "eval-c-11", name: "Steelix", hp: 110, number: "15", set_code: "neo2", supertype: "Pokémon", types: ["Metal"], rarity: "Rare Holo", attacks: ["Tackle"] },
+  { id: "eval-c-12", name: "Sylveon", hp: 100, number: "90", set_code: "xy9", supertype: "Pokémon", types: ["Fairy"], rarity: "Rare", attacks: ["Fairy Wind"] },
   { id: "eval-c-8", name: "Professor Oak", hp: null, number: "88", set_code: "base1", supertype: "Trainer", types: [], rarity: "Uncommon", attacks: [] },
 ];
 

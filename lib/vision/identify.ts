@@ -72,22 +72,24 @@ type Reading = Descriptor & { quad: Quad | null };
 const bothWays = (rgb: Rgb, q: Quad, outline: Quad | null): Reading[] =>
   [q, turned(q)].map((r) => ({ ...describe(sampleRegion(rgb, r)), quad: outline }));
 
-type Ranked = { row: number; distance: number; read: Reading }[];
+type Hit = { row: number; distance: number; read: Reading };
 
-/** The shortlist of every reading from the coarse scan, re-ranked by the fine grids. */
-async function search(idx: OpenIndex, reads: Reading[], topK: number): Promise<Ranked> {
-  const rows = new Set<number>();
-  for (const r of reads) for (const h of nearest(idx.coarse, r.coarse, Math.max(SHORTLIST, topK))) rows.add(h.row);
-  const ranked = await Promise.all([...rows].map(async (row) => {
-    const fine = await idx.fine(row);
-    let best = { row, distance: Number.POSITIVE_INFINITY, read: reads[0]! };
-    for (const read of reads) {
+/**
+ * Adds `reads` to a search: their coarse shortlists join the rows, and every row's distance
+ * becomes its least over all readings so far (the fine grids of rows already ranked are read
+ * again from the page cache, cheaper than a second scan of the coarse vectors).
+ */
+async function search(idx: OpenIndex, hits: Map<number, Hit>, before: Reading[], reads: Reading[], topK: number): Promise<Hit[]> {
+  for (const r of reads) for (const h of nearest(idx.coarse, r.coarse, Math.max(SHORTLIST, topK))) if (!hits.has(h.row)) hits.set(h.row, { row: h.row, distance: Number.POSITIVE_INFINITY, read: r });
+  await Promise.all([...hits.values()].map(async (hit) => {
+    const fine = await idx.fine(hit.row);
+    // Rows new to this pass are measured against the earlier readings too.
+    for (const read of hit.distance === Number.POSITIVE_INFINITY ? [...before, ...reads] : reads) {
       const distance = fineDistance(read.fine, fine);
-      if (distance < best.distance) best = { row, distance, read };
+      if (distance < hit.distance) Object.assign(hit, { distance, read });
     }
-    return best;
   }));
-  return ranked.sort((a, b) => a.distance - b.distance);
+  return [...hits.values()].sort((a, b) => a.distance - b.distance);
 }
 
 export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identified> {
@@ -95,12 +97,13 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   if (!idx) throw new IdentifyError("INDEX_UNAVAILABLE", "Photo identification is starting: its index of card faces is still being built. Retry in a minute.");
   const { rgb, scale } = await decode(bytes);
   const found = findCard(grayOf(rgb));
-  let reads = found ? bothWays(rgb, found.quad, found.quad) : [];
-  let ranked = reads.length ? await search(idx, reads, topK) : [];
+  const hits = new Map<number, Hit>();
+  const first = found ? bothWays(rgb, found.quad, found.quad) : [];
+  let ranked = first.length ? await search(idx, hits, [], first, topK) : [];
   // No credible card inside the outline (or none found): the photo may be cropped to the card.
   if (!credible(ranked[0]?.distance, ranked[1]?.distance)) {
-    reads = [...reads, ...bothWays(rgb, [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }], null)];
-    ranked = await search(idx, reads, topK);
+    const frame = bothWays(rgb, [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }], null);
+    ranked = await search(idx, hits, first, frame, topK);
   }
   const noMatch = !credible(ranked[0]?.distance, ranked[1]?.distance);
   // The outline the answer was read from: none when the whole frame matched best.
