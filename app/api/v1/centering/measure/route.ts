@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/centering/measure",
     operationId: "measureCentering",
     summary: "Measure a card's centering from a scan or photo",
-    description: "A scan or squared-up photo of one face in (multipart/form-data, field `image`); out: left/right and top/bottom ratios with their uncertainty, the outer edges and frame lines as editable coordinates, the limiting axis, and each house's ceiling. Two measurements run at once per deployment and two wait; beyond that 503 PROVIDER_UNAVAILABLE with Retry-After: 2, refunded.",
+    description: "A flat scan or a photo of one face in (multipart/form-data, field `image`); a photo in perspective is squared up first. Out: left/right and top/bottom ratios with their uncertainty, the outer edges and frame lines as editable coordinates (in the squared-up raster when `geometry.rectified` is set), the limiting axis, and each house's ceiling. Two measurements run at once per deployment and two wait; beyond that 503 PROVIDER_UNAVAILABLE with Retry-After: 2, refunded.",
     tags: ["Centering"],
     auth: "key",
     query: z.strictObject({}),
