@@ -43,14 +43,11 @@ async function buildIndex() {
     const r = await buildVisionIndex(progress("vision-index"), { full: true });
     console.log(`\nIndex build (whole catalogue, from scratch): ${r.cards} cards in ${r.seconds.toFixed(1)} s (${r.real} from real images), ${(r.bytes / 1e6).toFixed(1)} MB file`);
   }
-  global.gc?.();
-  const before = process.memoryUsage();
+  const { execFileSync } = await import("node:child_process");
+  const mem = JSON.parse(execFileSync(process.execPath, [...process.execArgv.filter((a) => !a.startsWith("--expose")), "--expose-gc", "bench/vision-memory.ts"], { encoding: "utf8" }).trim().split("\n").pop()!);
+  console.log(`Index in memory (a fresh process, after loading it): ${(mem.held_bytes / 1e6).toFixed(1)} MB, of which ${(mem.coarse_bytes / 1e6).toFixed(1)} MB coarse vectors, the rest the ids; fine grids stay in the ${(mem.file_bytes / 1e6).toFixed(1)} MB file`);
   const idx = await openIndex();
   if (!idx) throw new Error("no index");
-  global.gc?.();
-  const after = process.memoryUsage();
-  const heap = after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers;
-  console.log(`Index in memory: ${(idx.coarse.byteLength / 1e6).toFixed(1)} MB of coarse vectors + ids; process heap grew ${(heap / 1e6).toFixed(1)} MB on load${global.gc ? "" : " (run with --expose-gc for an exact figure)"}; fine grids stay in the ${(idx.fileBytes / 1e6).toFixed(1)} MB file`);
   const ids = idx.meta.ids;
   await idx.close();
   return ids;
