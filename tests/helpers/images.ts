@@ -33,3 +33,9 @@ export async function noCardPhoto(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800"><rect width="800" height="800" fill="#556"/>${shapes}</svg>`;
   return sharp(Buffer.from(svg)).blur(3).jpeg({ quality: 80 }).toBuffer();
 }
+
+/** A phone photo taken to check centering: the card tilted and in perspective on a table. */
+export async function centeringPhoto(centering = { left_right: 58, top_bottom: 47 }, card: FaceCard = SAMPLE_CARD): Promise<Buffer> {
+  const { synthCenteringPhoto } = await import("@/lib/vision/synth");
+  return (await synthCenteringPhoto(await renderFace(card, { centering }), { seed: "test" })).photo;
+}

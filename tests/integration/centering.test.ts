@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { call, getJson } from "../helpers/api";
-import { cardScan, imageForm } from "../helpers/images";
+import { cardScan, centeringPhoto, imageForm } from "../helpers/images";
 
 // The centering routes that need no photo: grade ceilings from ratios, and the standards.
 
@@ -64,6 +64,20 @@ describe("POST /v1/centering/measure", () => {
     expect(body.data.geometry.outer.left).toBeCloseTo(60, 0);
     expect(body.data.geometry.outer.bottom).toBeCloseTo(935, 0);
     expect(body.data.ceilings.find((c: { house: string }) => c.house === "PSA").max_grade).toBe("8");
+  });
+
+  it("squares a phone photo up: ratios within a point, lines in the squared-up raster that confirm turns back into them", async () => {
+    const { res, body } = await measure(imageForm(await centeringPhoto({ left_right: 64, top_bottom: 42 })));
+    expect(res.status).toBe(200);
+    expect(Math.abs(body.data.left_right - 64)).toBeLessThan(1);
+    expect(Math.abs(body.data.top_bottom - 42)).toBeLessThan(1);
+    const g = body.data.geometry;
+    expect(g.rectified.quad).toHaveLength(4);
+    expect(g.outer.right).toBeLessThanOrEqual(g.rectified.width);
+    const confirmed = await call("POST", "/v1/centering/confirm", {
+      headers: { "content-type": "application/json" }, body: JSON.stringify({ front: { outer: g.outer, inner: g.inner } }),
+    });
+    expect((await confirmed.json()).data.front.left_right).toBe(body.data.ratios.left_right);
   });
 
   it("a file that is no image, a missing field and a JSON body are 400 INVALID_IMAGE at no cost", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeSpecs } from "@/app/api/v1/routes";
 import { call } from "../helpers/api";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
-import { cardPhoto, cardScan, imageForm, noCardPhoto } from "../helpers/images";
+import { cardPhoto, cardScan, centeringPhoto, imageForm, noCardPhoto } from "../helpers/images";
 
 // The OpenAPI document is generated from each route's response schema. Real answers are
 // validated against those same schemas here, so the document cannot silently drift from them.
@@ -51,7 +51,10 @@ const SAMPLES = (): Record<string, Sample[]> => ({
     { url: "/v1/centering/grade", method: "POST", body: { front: { left_right: 97, top_bottom: 50 } } },
   ],
   "GET /centering/standards": [{ url: "/v1/centering/standards" }],
-  "POST /centering/measure": [{ url: "/v1/centering/measure", method: "POST", form: async () => imageForm(await cardScan({ left_right: 58, top_bottom: 47 })) }],
+  "POST /centering/measure": [
+    { url: "/v1/centering/measure", method: "POST", form: async () => imageForm(await cardScan({ left_right: 58, top_bottom: 47 })) },
+    { url: "/v1/centering/measure", method: "POST", form: async () => imageForm(await centeringPhoto()) },
+  ],
   "POST /vision/identify": [
     { url: "/v1/vision/identify?top_k=3&include=prices,images", method: "POST", form: async () => imageForm(await cardPhoto()) },
     { url: "/v1/vision/identify", method: "POST", form: async () => imageForm(await noCardPhoto()) },
