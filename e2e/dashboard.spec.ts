@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import { cardScan, centeringPhoto } from "../tests/helpers/images";
 
 // A person's way through the site: sign up, read the confirmation mail in the development
 // outbox, confirm, sign in, see plan, keys and usage on the dashboard, and manage keys. Then a
@@ -90,6 +91,31 @@ test("sign up, confirm through the outbox, sign in, and manage keys on the dashb
   await expect(page.locator(".totals")).toContainText("2 credits");
   await expect(page.getByText("Confirm your email.")).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/dashboard.png", fullPage: true });
+
+  // The centering tool: a scan measured with the key, a frame line moved, the lines confirmed.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Centering" }).click();
+  await expect(page.getByRole("heading", { name: "Centering" })).toBeVisible();
+  await page.getByLabel("API key").fill(secret);
+  await page.getByLabel("Scan or photo of one face").setInputFiles({ name: "scan.jpg", mimeType: "image/jpeg", buffer: await cardScan({ left_right: 62, top_bottom: 50 }) });
+  await page.getByRole("button", { name: "Measure" }).click();
+  await expect(page.getByTestId("ratios")).toHaveText(/^6[12](\.\d+)?\/3[78](\.\d+)? · (49|50)(\.\d+)?\/(50|49)(\.\d+)?$/);
+  await expect(page.getByRole("img", { name: "The card with its measured lines" }).locator("line")).toHaveCount(8);
+  // Moving the frame's left line to the card's edge + 5 px makes the left border the narrow one.
+  const edge = Number(await page.getByLabel("Card edge left").inputValue());
+  await page.getByLabel("Frame left").fill(String(edge + 5));
+  await expect(page.getByTestId("ratios")).toHaveText(/^1\d(\.\d+)?\//);
+  await page.getByRole("button", { name: "Confirm these lines" }).click();
+  const ceilings = page.getByRole("table", { name: "Grade ceilings" });
+  await expect(ceilings).toContainText("PSA");
+  await expect(ceilings).toContainText("SGC");
+  await page.screenshot({ path: "test-results/screenshots/centering.png", fullPage: true });
+  // A phone photo in perspective: the lines are drawn over the card squared up in the browser.
+  await page.getByLabel("Scan or photo of one face").setInputFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: await centeringPhoto({ left_right: 64, top_bottom: 42 }) });
+  await page.getByRole("button", { name: "Measure" }).click();
+  await expect(page.getByTestId("ratios")).toHaveText(/^6[345](\.\d+)?\/3[456](\.\d+)? · 4[123](\.\d+)?\/5[789](\.\d+)?$/);
+  await expect(page.getByRole("img", { name: "The card with its measured lines" }).locator("image")).toHaveAttribute("href", /^data:image\/jpeg/);
+  await page.screenshot({ path: "test-results/screenshots/centering-photo.png", fullPage: true });
+  await page.goto("/dashboard");
 
   // Create a key: its secret is shown once, works, and is gone after a reload.
   await page.getByLabel("Name of the new key").fill("e2e second");

@@ -9,7 +9,9 @@ import { findCard, grayOf, rectify, squareToQuad, type Quad } from "@/lib/vision
 // first squared up (the card's outline, then a homography onto an upright raster with a little
 // of the table around it) and measured in that raster's pixels.
 
-export type Edges = { left: number; right: number; top: number; bottom: number };
+import { MeasureError, ratiosOf, round2, type Edges } from "./ratios";
+
+export { MeasureError, ratiosOf, type Edges };
 export type Measurement = {
   width: number; height: number;
   outer: Edges; inner: Edges;
@@ -100,7 +102,6 @@ const LINES = 40;
 const INNER_THRESHOLD = 22;
 const between = (a: number, b: number, n: number) => Array.from({ length: n }, (_, i) => Math.round(a + ((b - a) * (i + 0.5)) / n));
 
-export class MeasureError extends Error {}
 
 type Side = keyof Edges;
 
@@ -230,14 +231,3 @@ function measureRaster(r: Raster, scale: number): Omit<Measurement, "rectified">
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** The left and top borders' shares, in percent, from edge positions (as measured or as a person moved them). */
-export function ratiosOf(outer: Edges, inner: Edges): { left_right: number; top_bottom: number } {
-  const lw = inner.left - outer.left;
-  const rw = outer.right - inner.right;
-  const tw = inner.top - outer.top;
-  const bw = outer.bottom - inner.bottom;
-  if (lw <= 0 || rw <= 0 || tw <= 0 || bw <= 0) throw new MeasureError("The frame lines must lie inside the card's edges.");
-  return { left_right: round2((100 * lw) / (lw + rw)), top_bottom: round2((100 * tw) / (tw + bw)) };
-}

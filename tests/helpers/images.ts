@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { renderFace, type FaceCard } from "@/lib/vision/render";
+import { synthCenteringPhoto, synthPhoto } from "@/lib/vision/synth";
 
 // Photos for the upload routes: a rendered face laid flat on a plain background, as a scanner
 // would deliver it, with the frame placed at known ratios.
@@ -23,7 +24,6 @@ export function imageForm(bytes: Buffer, type = "image/jpeg", name = "scan.jpg")
 
 /** A phone photo of `card`'s rendered face: perspective, clutter, glare, JPEG (lib/vision/synth.ts). */
 export async function cardPhoto(card: FaceCard = SAMPLE_CARD, seed = "test"): Promise<Buffer> {
-  const { synthPhoto } = await import("@/lib/vision/synth");
   return (await synthPhoto(await renderFace(card), { seed })).photo;
 }
 
@@ -36,6 +36,5 @@ export async function noCardPhoto(): Promise<Buffer> {
 
 /** A phone photo taken to check centering: the card tilted and in perspective on a table. */
 export async function centeringPhoto(centering = { left_right: 58, top_bottom: 47 }, card: FaceCard = SAMPLE_CARD): Promise<Buffer> {
-  const { synthCenteringPhoto } = await import("@/lib/vision/synth");
   return (await synthCenteringPhoto(await renderFace(card, { centering }), { seed: "test" })).photo;
 }

@@ -59,6 +59,7 @@ export default async function DashboardPage() {
   const nav = (
     <>
       <Link href="/dashboard" aria-current="page">Dashboard</Link>
+      <Link href="/dashboard/centering">Centering</Link>
       <form action={signOutAction} className="nav-form">
         <button type="submit" className="link-button">Sign out</button>
       </form>

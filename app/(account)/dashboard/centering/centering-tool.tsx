@@ -1,0 +1,193 @@
+"use client";
+
+import { useEffect, useRef, useState, type PointerEvent } from "react";
+import { ratiosOf, type Edges } from "@/lib/centering/ratios";
+import { squareToQuad, type Quad } from "@/lib/vision/outline";
+
+// The dashboard's centering tool. The photo is measured by POST /v1/centering/measure; its
+// lines are drawn over the image the lines are in (the upload, or for a photo in perspective
+// the card squared up here in the browser from the corners the API returns); a person drags
+// them or types positions; POST /v1/centering/confirm turns them into grade ceilings.
+
+type Rectified = { quad: Quad; width: number; height: number; card: Edges };
+type Measured = { width: number; height: number; outer: Edges; inner: Edges; rectified: Rectified | null };
+type Ceiling = { house: string; max_grade: string | null; label: string | null; limited_by: string | null };
+type Lines = { outer: Edges; inner: Edges };
+type LineId = `${keyof Lines}.${keyof Edges}`;
+
+const SIDES: (keyof Edges)[] = ["left", "right", "top", "bottom"];
+const KEY_STORE = "pokeprice.centering.key";
+
+/** The squared-up raster the API measured in, drawn from the photo with the same homography. */
+async function squareUp(src: string, r: Rectified): Promise<string> {
+  const img = new Image();
+  img.src = src;
+  await img.decode();
+  const from = document.createElement("canvas");
+  [from.width, from.height] = [img.naturalWidth, img.naturalHeight];
+  const fctx = from.getContext("2d")!;
+  fctx.drawImage(img, 0, 0);
+  const pixels = fctx.getImageData(0, 0, from.width, from.height).data;
+  const to = document.createElement("canvas");
+  [to.width, to.height] = [r.width, r.height];
+  const tctx = to.getContext("2d")!;
+  const out = tctx.createImageData(r.width, r.height);
+  const m = squareToQuad(r.quad);
+  const [cw, ch] = [r.card.right - r.card.left, r.card.bottom - r.card.top];
+  for (let y = 0; y < r.height; y++) {
+    const v = (y + 0.5 - r.card.top) / ch;
+    for (let x = 0; x < r.width; x++) {
+      const u = (x + 0.5 - r.card.left) / cw;
+      const z = m[6]! * u + m[7]! * v + 1;
+      const sx = Math.min(from.width - 1, Math.max(0, Math.floor((m[0]! * u + m[1]! * v + m[2]!) / z)));
+      const sy = Math.min(from.height - 1, Math.max(0, Math.floor((m[3]! * u + m[4]! * v + m[5]!) / z)));
+      const i = (sy * from.width + sx) * 4;
+      const o = (y * r.width + x) * 4;
+      out.data.set(pixels.subarray(i, i + 4), o);
+    }
+  }
+  tctx.putImageData(out, 0, 0);
+  return to.toDataURL("image/jpeg", 0.9);
+}
+
+async function api(path: string, key: string, body: BodyInit, json = false) {
+  const res = await fetch(path, { method: "POST", body, headers: { "x-api-key": key, ...(json ? { "content-type": "application/json" } : {}) } });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${data.error?.code ?? res.status}: ${data.error?.message ?? "the call failed"}`);
+  return data.data;
+}
+
+export function CenteringTool() {
+  const [key, setKey] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [image, setImage] = useState<{ src: string; width: number; height: number } | null>(null);
+  const [lines, setLines] = useState<Lines | null>(null);
+  const [ceilings, setCeilings] = useState<Ceiling[] | null>(null);
+  const [drag, setDrag] = useState<LineId | null>(null);
+  const svg = useRef<SVGSVGElement>(null);
+
+  useEffect(() => setKey(sessionStorage.getItem(KEY_STORE) ?? ""), []);
+
+  let ratios: { left_right: number; top_bottom: number } | null = null;
+  try {
+    ratios = lines ? ratiosOf(lines.outer, lines.inner) : null;
+  } catch {
+    ratios = null;
+  }
+
+  async function measure() {
+    if (!file) return;
+    setBusy(true);
+    setError("");
+    setCeilings(null);
+    sessionStorage.setItem(KEY_STORE, key);
+    try {
+      const form = new FormData();
+      form.append("image", file);
+      const m = (await api("/v1/centering/measure", key, form)).geometry as Measured;
+      const src = URL.createObjectURL(file);
+      setImage(m.rectified ? { src: await squareUp(src, m.rectified), width: m.rectified.width, height: m.rectified.height } : { src, width: m.width, height: m.height });
+      setLines({ outer: m.outer, inner: m.inner });
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirm() {
+    if (!lines) return;
+    setBusy(true);
+    setError("");
+    try {
+      setCeilings((await api("/v1/centering/confirm", key, JSON.stringify({ front: lines }), true)).ceilings);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const move = (id: LineId, value: number) => {
+    const [group, side] = id.split(".") as [keyof Lines, keyof Edges];
+    setLines((l) => (l ? { ...l, [group]: { ...l[group], [side]: Math.round(value * 10) / 10 } } : l));
+    setCeilings(null);
+  };
+
+  const onMove = (e: PointerEvent<SVGSVGElement>) => {
+    if (!drag || !svg.current) return;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.current.getScreenCTM()!.inverse());
+    move(drag, drag.endsWith("left") || drag.endsWith("right") ? p.x : p.y);
+  };
+
+  return (
+    <section className="panel" aria-label="Centering tool">
+      <div className="centering-form">
+        <label>
+          API key
+          <input type="password" value={key} onChange={(e) => setKey(e.target.value)} placeholder="ppk_live_…" autoComplete="off" />
+        </label>
+        <label>
+          Scan or photo of one face
+          <input type="file" accept="image/jpeg,image/png,image/webp" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        </label>
+        <button type="button" className="button" disabled={!key || !file || busy} onClick={measure}>Measure</button>
+      </div>
+      {error && <p className="notice warn" role="alert">{error}</p>}
+      {image && lines && (
+        <div className="centering-work">
+          <svg ref={svg} viewBox={`0 0 ${image.width} ${image.height}`} className="centering-canvas" role="img" aria-label="The card with its measured lines"
+            onPointerMove={onMove} onPointerUp={() => setDrag(null)} onPointerLeave={() => setDrag(null)}>
+            <image href={image.src} width={image.width} height={image.height} />
+            {(["outer", "inner"] as const).flatMap((group) => SIDES.map((side) => {
+              const v = lines[group][side];
+              const vertical = side === "left" || side === "right";
+              const id = `${group}.${side}` as LineId;
+              return (
+                <line key={id} x1={vertical ? v : 0} x2={vertical ? v : image.width} y1={vertical ? 0 : v} y2={vertical ? image.height : v}
+                  className={`centering-line ${group}`} onPointerDown={(e) => { e.currentTarget.ownerSVGElement?.setPointerCapture(e.pointerId); setDrag(id); }} />
+              );
+            }))}
+          </svg>
+          <div>
+            <p className="stat-value" data-testid="ratios">
+              {ratios ? `${ratios.left_right}/${Math.round((100 - ratios.left_right) * 100) / 100} · ${ratios.top_bottom}/${Math.round((100 - ratios.top_bottom) * 100) / 100}` : "lines out of order"}
+            </p>
+            <p className="muted">Left/right · top/bottom. Red: the card&apos;s edges; blue: the frame. Drag a line, or type its position in pixels.</p>
+            <table className="centering-lines">
+              <tbody>
+                {(["outer", "inner"] as const).map((group) => (
+                  <tr key={group}>
+                    <th scope="row">{group === "outer" ? "Card edge" : "Frame"}</th>
+                    {SIDES.map((side) => (
+                      <td key={side}>
+                        <label>
+                          {side}
+                          <input type="number" step="0.1" value={lines[group][side]} aria-label={`${group === "outer" ? "Card edge" : "Frame"} ${side}`}
+                            onChange={(e) => move(`${group}.${side}`, Number(e.target.value))} />
+                        </label>
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <button type="button" className="button" disabled={!ratios || busy} onClick={confirm}>Confirm these lines</button>
+            {ceilings && (
+              <table className="centering-ceilings" aria-label="Grade ceilings">
+                <thead><tr><th>House</th><th>Best grade</th><th>Limited by</th></tr></thead>
+                <tbody>
+                  {ceilings.map((c) => (
+                    <tr key={c.house}><td>{c.house}</td><td>{c.max_grade ? `${c.max_grade} ${c.label ?? ""}` : "below the scale"}</td><td>{c.limited_by ?? "—"}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getAuth } from "@/lib/auth";
+import { signOutAction } from "../../auth-actions";
+import { Shell } from "../../shell";
+import { CenteringTool } from "./centering-tool";
+
+export const metadata: Metadata = { title: "Centering · PokéPrice API", robots: { index: false, follow: false } };
+export const dynamic = "force-dynamic";
+
+// The centering tool of the dashboard: a photo measured through the API with one of the
+// account's keys, its lines drawn over the card for a person to move, then confirmed.
+export default async function CenteringPage() {
+  const session = await (await getAuth()).api.getSession({ headers: await headers() });
+  if (!session) redirect("/sign-in");
+  const nav = (
+    <>
+      <Link href="/dashboard">Dashboard</Link>
+      <Link href="/dashboard/centering" aria-current="page">Centering</Link>
+      <form action={signOutAction} className="nav-form">
+        <button type="submit" className="link-button">Sign out</button>
+      </form>
+    </>
+  );
+  return (
+    <Shell nav={nav} wide>
+      <div className="page-head">
+        <div>
+          <h1>Centering</h1>
+          <p className="muted">
+            Measure a scan or a photo of one card face, move the lines where the card&apos;s edges and its frame really are, and
+            confirm: each grading house&apos;s best grade for that centering. Calls go through the API with your key and cost what
+            the <Link href="/docs">reference</Link> says (measure 25 credits, confirm 5).
+          </p>
+        </div>
+      </div>
+      <CenteringTool />
+    </Shell>
+  );
+}
