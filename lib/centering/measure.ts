@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { findCard, grayOf, rectify, squareToQuad, type Quad } from "@/lib/vision/outline";
+import { findCard, grayOf, rectify, widen, type Quad } from "@/lib/vision/outline";
 
 // Centering from a flat scan: the card's outer edges against the background, then, scanning
 // inward from each edge along many lines, where the border's colour ends and the frame begins.
@@ -161,15 +161,9 @@ async function squaredUp(img: ReturnType<typeof sharp>, uploadedWidth: number): 
     return Math.abs(((deg % 90) + 135) % 90 - 45);
   }));
   if (tilt < 1) return null;
-  // The raster's corners, the card's square extended by the margin, carried into the photo.
-  const m = squareToQuad(q);
-  const [mu, mv] = [MARGIN / CARD_W, MARGIN / CARD_H];
-  const around = [[-mu, -mv], [1 + mu, -mv], [1 + mu, 1 + mv], [-mu, 1 + mv]].map(([u, v]) => {
-    const z = m[6]! * u! + m[7]! * v! + m[8]!;
-    return { x: (m[0]! * u! + m[1]! * v! + m[2]!) / z, y: (m[3]! * u! + m[4]! * v! + m[5]!) / z };
-  }) as Quad;
+  // The raster's corners: the card's square extended by the margin, carried into the photo.
   const [w, h] = [CARD_W + 2 * MARGIN, CARD_H + 2 * MARGIN];
-  const raster = { data: rectify(rgb, around, w, h), w, h };
+  const raster = { data: rectify(rgb, widen(q, MARGIN / CARD_W, MARGIN / CARD_H), w, h), w, h };
   // Corners in the uploaded image, as pixel edges like `outer` (the outline's are pixel centres).
   const scale = (uploadedWidth || info.width) / info.width;
   const quad = q.map((p) => ({ x: round1((p.x + 0.5) * scale), y: round1((p.y + 0.5) * scale) })) as Quad;

@@ -148,18 +148,19 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0): number {
   }
   // Relative to the photo's own spread over the same cells (1 − R²): a card whose artwork is
   // mostly one flat colour would otherwise sit near every photo with a flat quarter.
-  let mean = [0, 0, 0];
+  // Σ(x − mean)² = Σx² − (Σx)²/m, per channel, over the kept cells.
   let m = 0;
+  let spread = 0;
+  const sum = [0, 0, 0];
   for (let k = 0; k < n; k++) {
     if (res[k]! > cut) continue;
     m++;
-    mean = mean.map((v, c) => v + a[k * 3 + c]!);
+    for (let c = 0; c < 3; c++) {
+      const x = a[k * 3 + c]!;
+      sum[c]! += x;
+      spread += x * x;
+    }
   }
-  mean = mean.map((v) => v / Math.max(1, m));
-  let spread = 0;
-  for (let k = 0; k < n; k++) {
-    if (res[k]! > cut) continue;
-    for (let c = 0; c < 3; c++) spread += (a[k * 3 + c]! - mean[c]!) ** 2;
-  }
+  for (let c = 0; c < 3; c++) spread -= sum[c]! ** 2 / Math.max(1, m);
   return Math.sqrt(total / Math.max(spread, keep * 3 * (Q / 8) ** 2));
 }

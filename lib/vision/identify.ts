@@ -52,8 +52,8 @@ async function decode(bytes: Buffer): Promise<{ rgb: Rgb & { data: Buffer }; sca
   let scale: number;
   try {
     const img = sharp(bytes, { failOn: "error" }).rotate();
+    const meta = await img.metadata();
     const { data, info } = await img.resize({ width: WORK, height: WORK, fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const meta = await sharp(bytes).metadata();
     const upright = meta.autoOrient?.width ?? meta.width ?? info.width;
     rgb = { data, w: info.width, h: info.height };
     scale = upright / info.width;

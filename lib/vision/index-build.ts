@@ -1,3 +1,4 @@
+import { buffer } from "node:stream/consumers";
 import sharp from "sharp";
 import { recordFailure, recordSuccess } from "@/lib/catalog/queries/jobs";
 import { getDb } from "@/lib/db/client";
@@ -16,12 +17,6 @@ export type IndexBuild = { cards: number; described: number; kept: number; real:
 
 const ART = "art";
 
-async function streamToBuffer(body: NodeJS.ReadableStream): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of body) parts.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(parts);
-}
-
 /** A stored face (the whole card, edge to edge) described. */
 export async function describeFaceImage(bytes: Buffer): Promise<Descriptor> {
   const { data, info } = await sharp(bytes, { failOn: "error" }).rotate().resize({ width: 320 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -39,7 +34,7 @@ async function describeSource(s: IndexSource): Promise<{ d: Descriptor; stamp: s
   if (s.storage_key && s.sha256) {
     try {
       const obj = await (await storage()).get(s.storage_key);
-      if (obj) return { d: await describeFaceImage(await streamToBuffer(obj.body)), stamp: s.sha256 };
+      if (obj) return { d: await describeFaceImage(await buffer(obj.body)), stamp: s.sha256 };
     } catch {
       // An unreadable stored file: the rendered face stands in until the images job replaces it.
     }

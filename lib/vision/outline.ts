@@ -153,11 +153,26 @@ export function squareToQuad(q: Quad): number[] {
   return [p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x, p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y, g, h, 1];
 }
 
-/** The quad's content squared up into a w × h RGB raster (bilinear sampling; pixel centres at integers, as findCard's corners). */
-export function rectify(rgb: { data: Buffer; w: number; h: number }, q: Quad, w: number, h: number): Buffer {
+/** The quad of the points (u, v) of `q`'s square at -mu..1+mu, -mv..1+mv: `q` widened by a margin that follows its perspective. */
+export function widen(q: Quad, mu: number, mv: number): Quad {
   const m = squareToQuad(q);
-  const out = Buffer.alloc(w * h * 3);
-  const src = rgb.data;
+  return [[-mu, -mv], [1 + mu, -mv], [1 + mu, 1 + mv], [-mu, 1 + mv]].map(([u, v]) => {
+    const z = m[6]! * u! + m[7]! * v! + m[8]!;
+    return { x: (m[0]! * u! + m[1]! * v! + m[2]!) / z, y: (m[3]! * u! + m[4]! * v! + m[5]!) / z };
+  }) as Quad;
+}
+
+/**
+ * The quad's content squared up into a w × h raster of `channels` per pixel (bilinear sampling;
+ * pixel centres at integers, as findCard's corners). The browser passes its own RGBA `out`.
+ */
+export function rectify<T extends { [i: number]: number; length: number } = Buffer>(
+  src: { data: ArrayLike<number>; w: number; h: number }, q: Quad, w: number, h: number, channels = 3,
+  out: T = Buffer.alloc(w * h * channels) as unknown as T,
+): T {
+  const m = squareToQuad(q);
+  const C = channels;
+  const data = src.data;
   for (let y = 0; y < h; y++) {
     const v = (y + 0.5) / h;
     for (let x = 0; x < w; x++) {
@@ -165,15 +180,15 @@ export function rectify(rgb: { data: Buffer; w: number; h: number }, q: Quad, w:
       const z = m[6]! * u + m[7]! * v + 1;
       const sx = (m[0]! * u + m[1]! * v + m[2]!) / z;
       const sy = (m[3]! * u + m[4]! * v + m[5]!) / z;
-      const x0 = Math.max(0, Math.min(rgb.w - 2, Math.floor(sx)));
-      const y0 = Math.max(0, Math.min(rgb.h - 2, Math.floor(sy)));
+      const x0 = Math.max(0, Math.min(src.w - 2, Math.floor(sx)));
+      const y0 = Math.max(0, Math.min(src.h - 2, Math.floor(sy)));
       const fx = Math.max(0, Math.min(1, sx - x0));
       const fy = Math.max(0, Math.min(1, sy - y0));
-      const o = (y * w + x) * 3;
-      for (let c = 0; c < 3; c++) {
-        const i00 = (y0 * rgb.w + x0) * 3 + c;
-        const top = src[i00]! * (1 - fx) + src[i00 + 3]! * fx;
-        const bottom = src[i00 + rgb.w * 3]! * (1 - fx) + src[i00 + rgb.w * 3 + 3]! * fx;
+      const o = (y * w + x) * C;
+      for (let c = 0; c < C; c++) {
+        const i00 = (y0 * src.w + x0) * C + c;
+        const top = data[i00]! * (1 - fx) + data[i00 + C]! * fx;
+        const bottom = data[i00 + src.w * C]! * (1 - fx) + data[i00 + src.w * C + C]! * fx;
         out[o + c] = top * (1 - fy) + bottom * fy;
       }
     }

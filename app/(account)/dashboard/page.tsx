@@ -6,9 +6,9 @@ import { listKeys } from "@/lib/accounts/keys";
 import { getMe, getUsage } from "@/lib/accounts/me";
 import { selectAccountByAuthUser } from "@/lib/accounts/queries/accounts";
 import { getAuth } from "@/lib/auth";
-import { signOutAction } from "../auth-actions";
 import { Shell } from "../shell";
 import { KeysPanel } from "./keys-panel";
+import { DashboardNav } from "./nav";
 import { ResendMine } from "./resend-mine";
 import { UsageChart, type UsageDay } from "./usage-chart";
 
@@ -56,15 +56,7 @@ export default async function DashboardPage() {
   if (!session) redirect("/sign-in");
   const account = await selectAccountByAuthUser(session.user.id);
 
-  const nav = (
-    <>
-      <Link href="/dashboard" aria-current="page">Dashboard</Link>
-      <Link href="/dashboard/centering">Centering</Link>
-      <form action={signOutAction} className="nav-form">
-        <button type="submit" className="link-button">Sign out</button>
-      </form>
-    </>
-  );
+  const nav = <DashboardNav current="dashboard" />;
 
   if (!account) {
     return (

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState, type PointerEvent } from "react";
 import { ratiosOf, type Edges } from "@/lib/centering/ratios";
-import { squareToQuad, type Quad } from "@/lib/vision/outline";
+import { rectify, widen, type Quad } from "@/lib/vision/outline";
 
 // The dashboard's centering tool. The photo is measured by POST /v1/centering/measure; its
 // lines are drawn over the image the lines are in (the upload, or for a photo in perspective
@@ -18,7 +18,7 @@ type LineId = `${keyof Lines}.${keyof Edges}`;
 const SIDES: (keyof Edges)[] = ["left", "right", "top", "bottom"];
 const KEY_STORE = "pokeprice.centering.key";
 
-/** The squared-up raster the API measured in, drawn from the photo with the same homography. */
+/** The squared-up raster the API measured in, drawn from the photo by the server's own mapping. */
 async function squareUp(src: string, r: Rectified): Promise<string> {
   const img = new Image();
   img.src = src;
@@ -32,20 +32,10 @@ async function squareUp(src: string, r: Rectified): Promise<string> {
   [to.width, to.height] = [r.width, r.height];
   const tctx = to.getContext("2d")!;
   const out = tctx.createImageData(r.width, r.height);
-  const m = squareToQuad(r.quad);
-  const [cw, ch] = [r.card.right - r.card.left, r.card.bottom - r.card.top];
-  for (let y = 0; y < r.height; y++) {
-    const v = (y + 0.5 - r.card.top) / ch;
-    for (let x = 0; x < r.width; x++) {
-      const u = (x + 0.5 - r.card.left) / cw;
-      const z = m[6]! * u + m[7]! * v + 1;
-      const sx = Math.min(from.width - 1, Math.max(0, Math.floor((m[0]! * u + m[1]! * v + m[2]!) / z)));
-      const sy = Math.min(from.height - 1, Math.max(0, Math.floor((m[3]! * u + m[4]! * v + m[5]!) / z)));
-      const i = (sy * from.width + sx) * 4;
-      const o = (y * r.width + x) * 4;
-      out.data.set(pixels.subarray(i, i + 4), o);
-    }
-  }
+  // The API gives corners as pixel edges; rectify samples at pixel centres.
+  const centres = r.quad.map((p) => ({ x: p.x - 0.5, y: p.y - 0.5 })) as Quad;
+  const around = widen(centres, r.card.left / (r.card.right - r.card.left), r.card.top / (r.card.bottom - r.card.top));
+  rectify({ data: pixels, w: from.width, h: from.height }, around, r.width, r.height, 4, out.data);
   tctx.putImageData(out, 0, 0);
   return to.toDataURL("image/jpeg", 0.9);
 }

@@ -3,8 +3,8 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getAuth } from "@/lib/auth";
-import { signOutAction } from "../../auth-actions";
 import { Shell } from "../../shell";
+import { DashboardNav } from "../nav";
 import { CenteringTool } from "./centering-tool";
 
 export const metadata: Metadata = { title: "Centering · PokéPrice API", robots: { index: false, follow: false } };
@@ -15,17 +15,8 @@ export const dynamic = "force-dynamic";
 export default async function CenteringPage() {
   const session = await (await getAuth()).api.getSession({ headers: await headers() });
   if (!session) redirect("/sign-in");
-  const nav = (
-    <>
-      <Link href="/dashboard">Dashboard</Link>
-      <Link href="/dashboard/centering" aria-current="page">Centering</Link>
-      <form action={signOutAction} className="nav-form">
-        <button type="submit" className="link-button">Sign out</button>
-      </form>
-    </>
-  );
   return (
-    <Shell nav={nav} wide>
+    <Shell nav={<DashboardNav current="centering" />} wide>
       <div className="page-head">
         <div>
           <h1>Centering</h1>
