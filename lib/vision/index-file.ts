@@ -26,7 +26,8 @@ export type IndexMeta = {
 
 export type IndexData = { meta: IndexMeta; coarse: Int8Array; fine: Int8Array };
 
-export const indexPath = () => path.resolve(env().VISION_INDEX_DIR, "index.bin");
+// turbopackIgnore: a path from the environment, not a file of the project for the build to trace.
+export const indexPath = () => path.resolve(/*turbopackIgnore: true*/ env().VISION_INDEX_DIR, "index.bin");
 
 export async function writeIndex(data: IndexData, file = indexPath()): Promise<number> {
   await mkdir(path.dirname(file), { recursive: true });
@@ -56,7 +57,7 @@ export type OpenIndex = {
 export async function openIndex(file = indexPath()): Promise<OpenIndex | null> {
   let fh: FileHandle;
   try {
-    fh = await open(file, "r");
+    fh = await open(/*turbopackIgnore: true*/ file, "r");
   } catch {
     return null;
   }
@@ -95,7 +96,7 @@ export async function openIndex(file = indexPath()): Promise<OpenIndex | null> {
 /** The file's modification time, or 0 when there is none. */
 export async function indexMtime(file = indexPath()): Promise<number> {
   try {
-    return (await stat(file)).mtimeMs;
+    return (await stat(/*turbopackIgnore: true*/ file)).mtimeMs;
   } catch {
     return 0;
   }
