@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { expect, test } from "@playwright/test";
+
+// The account side as an attacker meets it on the running app (production mode, PostgreSQL):
+// the takeover of a script account through better-auth's own sign-up and the recovery page,
+// the development outbox, and the headers that keep pages from being framed or sniffed.
+
+const uniqueEmail = (tag: string) => `e2e-${tag}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`;
+
+test("a script account cannot be taken over with better-auth's sign-up and the recovery page", async ({ page, request }) => {
+  const victim = uniqueEmail("victim");
+  const created = await request.post("/v1/accounts/free", { headers: { "Idempotency-Key": randomUUID() }, data: { email: victim } });
+  expect(created.status()).toBe(201);
+
+  const signUp = await request.post("/api/auth/sign-up/email", { data: { email: victim, password: "attacker password", name: "" } });
+  expect(signUp.status()).toBe(404);
+  expect((await signUp.json()).error.code).toBe("NOT_FOUND");
+
+  // Recovery only mails the owner: nothing the attacker can use appears.
+  await page.goto("/recover");
+  await page.getByLabel("Email").fill(victim);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(`If an account exists for ${victim}`);
+
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(victim);
+  await page.getByLabel("Password").fill("attacker password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("do not match");
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test("the development outbox does not exist for a stranger on a production server", async ({ request }) => {
+  const res = await request.get("/dev/outbox");
+  expect(res.status()).toBe(404);
+  expect(await res.text()).not.toContain("confirm-email?token=");
+});
+
+test("pages carry the security headers and load without breaking their own policy", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+  for (const path of ["/", "/sign-in", "/sign-up", "/recover", "/cards", "/docs"]) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(200);
+    const h = res!.headers();
+    expect(h["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    expect(h["x-content-type-options"], path).toBe("nosniff");
+    expect(h["x-frame-options"], path).toBe("DENY");
+    expect(h["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+    await page.waitForLoadState("networkidle");
+  }
+  expect(violations).toEqual([]);
+});

@@ -1,0 +1,55 @@
+import { isIP } from "node:net";
+
+// Who is calling, for per-address limits. The address comes from the TCP socket, never from a
+// header a client can write: the app's own servers (server/app.ts, server/lean.ts) remove any
+// CLIENT_IP_HEADER a request arrived with and set it from the socket, or, behind TRUST_PROXY
+// trusted proxies, from the X-Forwarded-For entry that many hops from the right. Under a server
+// that does not do this (a bare `next start`), every caller shares one address: limits then
+// hold for everyone together instead of being bypassed with a made-up header.
+
+export const CLIENT_IP_HEADER = "x-pokeprice-client-ip";
+export const UNKNOWN_IP = "unknown";
+
+const slot = globalThis as unknown as { __serverSetsClientIp?: boolean };
+
+/** Called once by a server that strips and sets CLIENT_IP_HEADER on every request it passes on. */
+export function trustClientIpHeader(on = true): void {
+  slot.__serverSetsClientIp = on;
+}
+
+function normalize(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  const a = address.trim().replace(/^\[(.*)\]$/, "$1");
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a)?.[1];
+  const out = v4 ?? a;
+  return isIP(out) ? out.toLowerCase() : undefined;
+}
+
+/**
+ * The client's address: the socket's peer with no trusted proxy; with `hops` trusted proxies,
+ * the address the outermost of them saw, i.e. the X-Forwarded-For entry `hops` from the right
+ * (each proxy appends its own peer). A chain shorter than that, or an entry that is no address,
+ * stops at the last address a trusted proxy vouched for.
+ */
+export function resolveClientIp(remote: string | undefined, forwardedFor: string | null | undefined, hops: number): string {
+  let ip = normalize(remote) ?? UNKNOWN_IP;
+  if (hops <= 0) return ip;
+  const chain = (forwardedFor ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (let i = 1; i <= hops && i <= chain.length; i++) {
+    const next = normalize(chain[chain.length - i]);
+    if (!next) break;
+    ip = next;
+  }
+  return ip;
+}
+
+/** The caller's address as the serving process established it; UNKNOWN_IP when none did. */
+export function clientIp(req: Request): string {
+  if (!slot.__serverSetsClientIp) return UNKNOWN_IP;
+  return normalize(req.headers.get(CLIENT_IP_HEADER) ?? undefined) ?? UNKNOWN_IP;
+}
+
+/** Loopback callers: the embedded default shows its development outbox to them only. */
+export function isLoopback(ip: string): boolean {
+  return ip === "::1" || /^127\./.test(ip);
+}

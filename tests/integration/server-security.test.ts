@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
+import { startLeanServer, type Proc } from "../helpers/servers";
+
+// The app's server, over a real socket: the caller's address comes from the socket (or from a
+// configured number of proxy hops), never from a header the caller made up; every answer
+// carries the security headers; an unsafe operator token keeps the server from starting.
+
+const base = { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: "", RATE_LIMIT_SIGNUP: "3/3600" };
+let direct: Proc;
+let proxied: Proc;
+
+beforeAll(async () => {
+  [direct, proxied] = await Promise.all([startLeanServer(base), startLeanServer({ ...base, TRUST_PROXY: "1" })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([direct?.stop(), proxied?.stop()]);
+});
+
+const signup = (server: Proc, headers: Record<string, string>) =>
+  fetch(`${server.url}/v1/accounts/free`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": randomUUID(), ...headers },
+    body: JSON.stringify({ email: `spoof-${randomUUID()}@example.com` }),
+  }).then(async (r) => {
+    await r.arrayBuffer();
+    return r.status;
+  });
+
+describe("per-address limits", () => {
+  it("a made-up X-Forwarded-For or address header does not buy a fresh limit", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push(await signup(direct, { "x-forwarded-for": `198.51.100.${i}`, [CLIENT_IP_HEADER]: `203.0.113.${i}`, "x-real-ip": `192.0.2.${i}` }));
+    }
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+  });
+
+  it("behind TRUST_PROXY=1, the address one hop from the right counts; what the client put before it does not", async () => {
+    const viaProxy = (client: string, forged: string) => signup(proxied, { "x-forwarded-for": `${forged}, ${client}` });
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < 4; i++) a.push(await viaProxy("192.0.2.10", `10.0.0.${i}`));
+    for (let i = 0; i < 3; i++) b.push(await viaProxy("192.0.2.11", "10.0.0.1"));
+    expect(a).toEqual([201, 201, 201, 429]);
+    expect(b).toEqual([201, 201, 201]);
+  });
+});
+
+describe("security headers", () => {
+  it("every answer says nosniff, forbids framing and has a policy; HSTS only over https", async () => {
+    const res = await fetch(`${direct.url}/v1/health`);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+    // A client cannot claim https without a trusted proxy; behind one, the proxy's word counts.
+    expect((await fetch(`${direct.url}/v1/health`, { headers: { "x-forwarded-proto": "https" } })).headers.get("strict-transport-security")).toBeNull();
+    expect((await fetch(`${proxied.url}/v1/health`, { headers: { "x-forwarded-proto": "https" } })).headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
+  });
+});
+
+describe("the operator token", () => {
+  it("a server refuses to start with one shorter than 32 characters", async () => {
+    const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "server/lean.ts"], {
+      env: { ...process.env, ...base, PORT: "65001", ADMIN_TOKEN: "short-and-guessable" }, stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += String(d)));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("ADMIN_TOKEN must be at least 32 characters");
+  });
+});
