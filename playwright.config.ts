@@ -1,10 +1,12 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_ADMIN_TOKEN } from "./e2e/env";
 import { TEST_VISION_DIR } from "./tests/helpers/paths";
 
 // End-to-end tests: the pages in Debian's Chromium, the API as a newcomer calls it.
 // Build first (`npx next build`). With E2E_BASE_URL set, the tests run against that server;
-// otherwise Playwright starts (or reuses) `next start` on port 3210. Nothing is downloaded:
-// the browser is the system's /usr/bin/chromium (override with CHROMIUM_PATH).
+// otherwise Playwright starts (or reuses) the app's own server (server/app.ts, as `npm start`
+// runs it) on port 3210. Nothing is downloaded: the browser is the system's /usr/bin/chromium
+// (override with CHROMIUM_PATH).
 
 const PORT = 3210;
 const external = process.env.E2E_BASE_URL;
@@ -48,7 +50,7 @@ export default defineConfig({
   webServer: external
     ? undefined
     : {
-        command: `npx next start -p ${PORT}`,
+        command: "node node_modules/tsx/dist/cli.mjs server/app.ts",
         // Ready once pages answer; the health of the database is what a test then checks.
         url: `${baseURL}/`,
         reuseExistingServer: true,
@@ -58,6 +60,18 @@ export default defineConfig({
         // Playwright starts the server with this process's environment plus these entries.
         env: {
           NEXT_TELEMETRY_DISABLED: "1",
+          NODE_ENV: "production",
+          PORT: String(PORT),
+          HOST: "127.0.0.1",
+          ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+          // Billing against the local Stripe fake, as on the embedded default.
+          STRIPE_FAKE: "1",
+          STRIPE_FAKE_PORT: String(PORT + 1),
+          // Every test signs up and signs in from 127.0.0.1: a test run's own limits.
+          RATE_LIMIT_SIGNUP: "1000/3600",
+          RATE_LIMIT_REGISTER: "1000/3600",
+          RATE_LIMIT_SIGNIN: "1000/300",
+          RATE_LIMIT_MAIL: "1000/3600",
           // The index the integration run built for the same catalogue: loaded, not rebuilt.
           VISION_INDEX_DIR: process.env.VISION_INDEX_DIR ?? TEST_VISION_DIR,
           ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { SiteHeader } from "@/app/site-header";
 
 // The landing page: what the API is, one request to try, and where the reference lives.
@@ -19,7 +18,7 @@ export default function Home() {
             prices from several sources. Metered in credits, with a free trial key you can create from a script.
           </p>
           <p className="actions">
-            <Link href="/docs" className="button">Read the API reference</Link>
+            <a href="/docs" className="button">Read the API reference</a>
             <a href="/v1/openapi.json" className="button secondary">OpenAPI 3.1 document</a>
           </p>
         </section>
@@ -75,7 +74,7 @@ export default function Home() {
 
       <footer className="site-footer">
         <p>
-          <Link href="/docs">API reference</Link> · <a href="/v1/openapi.json">/v1/openapi.json</a> ·{" "}
+          <a href="/docs">API reference</a> · <a href="/v1/openapi.json">/v1/openapi.json</a> ·{" "}
           <a href="/v1/status">Status</a>
         </p>
       </footer>

@@ -12,7 +12,8 @@ export function SiteHeader({ current }: { current?: Section }) {
       <Link href="/" className="brand">PokéPrice API</Link>
       <nav aria-label="Main">
         <Link href="/cards" aria-current={here("cards")}>Cards</Link>
-        <Link href="/docs" aria-current={here("docs")}>API reference</Link>
+        {/* A plain link: the reference is a whole document of its own, not a prefetched page. */}
+        <a href="/docs" aria-current={here("docs")}>API reference</a>
         <a href="/v1/openapi.json">OpenAPI</a>
         <Link href="/dashboard">Dashboard</Link>
         <Link href="/sign-in">Sign in</Link>

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { buildIfStale } from "../scripts/build-if-stale";
@@ -7,10 +8,11 @@ import { ensureDatabase } from "../tests/helpers/db";
 
 // `npm run bench`: the figures of the issues, measured in one run on this machine. The load
 // generator shares the cores with the server, so HTTP figures are reported as ratios to a
-// bare Next.js route measured in the same run.
+// bare node:http server measured in the same run.
 
 const DB = process.env.BENCH_DB ?? "pokeprice_bench";
 const PORT = Number(process.env.BENCH_PORT ?? 3199);
+const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
 const only = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const wants = (part: string) => !only.length || only.includes(part);
 const results: Record<string, unknown> = { at: new Date().toISOString() };
@@ -144,8 +146,8 @@ async function benchMeter() {
 }
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    if (child.exitCode !== null) throw new Error("server exited");
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode})`);
     try {
       if ((await fetch(url)).ok) return;
     } catch { /* not up yet */ }
@@ -154,92 +156,193 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`server did not answer ${url}`);
 }
 
-let apiKeys: string[] = [];
-let serverPid: number | undefined;
-
 /**
- * CPU the server process has used, in µs (Linux /proc; undefined elsewhere). Per request it is
- * a steadier figure than req/s on a machine whose neighbours take cores at random.
+ * CPU a server has used, in µs: its process group's (next start runs its server in a child),
+ * from Linux /proc; undefined elsewhere. Per request it is a steadier figure than req/s on a
+ * machine whose neighbours take cores at random.
  */
-function serverCpuUs(): number | undefined {
+function groupCpuUs(pgid: number): number | undefined {
   try {
-    const f = readFileSync(`/proc/${serverPid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(f[11]) + Number(f[12])) * (1e6 / 100);
+    let ticks = 0;
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return ticks * (1e6 / 100);
   } catch {
     return undefined;
   }
 }
 
-async function load(name: string, url: string, seconds = Number(process.env.BENCH_SECONDS ?? 10)) {
-  const u = new URL(url);
-  const cpu0 = serverCpuUs();
+type Load = { rps: number; p50: number; p99: number; cpu_us_per_request: number; requests: number };
+
+async function load(base: string, path: string, keys: string[], pgid: number, seconds: number): Promise<Load> {
+  const cpu0 = groupCpuUs(pgid);
   const r = await autocannon({
-    url: u.origin, connections: 8, duration: seconds, pipelining: 1,
-    requests: apiKeys.map((k) => ({ method: "GET", path: u.pathname + u.search, headers: { "x-api-key": k } })),
+    url: base, connections: 8, duration: seconds, pipelining: 1,
+    requests: keys.length ? keys.map((k) => ({ method: "GET", path, headers: { "x-api-key": k } })) : [{ method: "GET", path }],
   });
-  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  const cpu1 = serverCpuUs();
-  const cpuUs = cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.requests.total : Number.NaN;
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu_us_per_request: cpuUs };
+  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${base}${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  const cpu1 = groupCpuUs(pgid);
+  const cpu = cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.requests.total : Number.NaN;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu_us_per_request: cpu, requests: r.requests.total };
 }
 
-async function serve(url: string, extraEnv: Record<string, string>) {
-  const env = { ...process.env, DATABASE_URL: url, BENCH_ROUTES: "1", NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT), ...extraEnv };
-  if (await fetch(`http://127.0.0.1:${PORT}/`).then(() => true, () => false)) throw new Error(`port ${PORT} is already in use`);
-  // Its own process group, so stopping it stops next-server's children too.
-  const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(PORT)], {
-    env, stdio: ["ignore", "ignore", "inherit"], detached: true,
-  });
-  await waitFor(`http://127.0.0.1:${PORT}/v1/health`, child);
-  serverPid = child.pid;
+type Server = { base: string; pgid: number; stop: () => Promise<void> };
+
+/** Linux's CPU pressure (share of the last minute some task waited for a core), or undefined. */
+function cpuPressure(): number | undefined {
+  try {
+    return Number(/avg60=([\d.]+)/.exec(readFileSync("/proc/pressure/cpu", "utf8"))?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A server on `port` in its own process group (stopping it stops its children), once it answers `ready`. */
+async function serve(port: number, args: string[], env: Record<string, string>, ready: string): Promise<Server> {
+  const base = `http://127.0.0.1:${port}`;
+  if (await fetch(base).then(() => true, () => false)) throw new Error(`port ${port} is already in use`);
+  const child = spawn(process.execPath, args, { cwd: APP_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"], detached: true });
+  try {
+    await waitFor(base + ready, child);
+  } catch (err) {
+    if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+    throw err;
+  }
   return {
-    base: `http://127.0.0.1:${PORT}`,
+    base, pgid: child.pid!,
     stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
       process.kill(-child.pid!, "SIGTERM");
-      await new Promise((r) => child.once("exit", r));
+      await exited;
     },
   };
 }
 
-/** One server, one sequence: bare, the routes, bare again; ratios to the mean of the two bares. */
-async function httpRound(url: string, label: string, extraEnv: Record<string, string>) {
-  const server = await serve(url, { REDIS_URL, ...extraEnv });
-  try {
-    const { base } = server;
-    const routes = [
-      ["GET /v1/cards/{id}", "/v1/cards/base1-4"],
-      ["GET /v1/sets/{code}/cards?limit=250", "/v1/sets/swsh9/cards?limit=250"],
-    ] as const;
-    // JIT, connection pools and prepared statements warm up under load before anything counts.
-    for (const warm of ["/api/bench", ...routes.map((r) => r[1])]) await load("warm-up", base + warm, 3);
-    const runs = [await load("bare route (constant JSON)", `${base}/api/bench`)];
-    for (const [name, p] of routes) runs.push(await load(name, base + p));
-    runs.push(await load("bare route again", `${base}/api/bench`));
-    const bare = (runs[0]!.rps + runs[runs.length - 1]!.rps) / 2;
-    const bareP99 = Math.max(runs[0]!.p99, runs[runs.length - 1]!.p99);
-    const bareCpu = (runs[0]!.cpu_us_per_request + runs[runs.length - 1]!.cpu_us_per_request) / 2;
-    console.log(`\n${label}`);
-    for (const r of runs) {
-      console.log(`  ${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / bare).toFixed(2)}  p99 ×${(r.p99 / bareP99).toFixed(1)}  server CPU ${r.cpu_us_per_request.toFixed(0).padStart(5)} µs/req (bare/route ${(bareCpu / r.cpu_us_per_request).toFixed(2)})`);
-    }
-    return { bare_rps: bare, bare_cpu_us: bareCpu, runs: runs.map((r) => ({ ...r, ratio_to_bare: r.rps / bare, cpu_ratio_bare_to_route: bareCpu / r.cpu_us_per_request })) };
-  } finally {
-    await server.stop();
-  }
-}
+// The yardstick: node:http answering constant JSON, nothing else. What any server on this
+// machine, with the load generator beside it, can do at most.
+const BARE = `require("node:http").createServer((req, res) => {
+  req.resume();
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+  res.end('{"data":{"id":"bench","name":"constant","ok":true}}');
+}).listen(Number(process.env.PORT), "127.0.0.1");`;
 
+// The set page: all of Base Set (102 cards, 129 KB) in one answer.
+const HTTP_ROUTES = [
+  ["card", "GET /v1/cards/base1-4", "/v1/cards/base1-4"],
+  ["set_page", "GET /v1/sets/base1/cards?limit=250", "/v1/sets/base1/cards?limit=250"],
+] as const;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Issue 13: the same /v1 routes through every way the app can be served, and a bare node:http
+ * server, in one run. All four servers run side by side (idle but for the one under load), and
+ * the figures are taken in rounds (BENCH_ROUNDS, 3), each round measuring bare node:http, then
+ * every server's routes in a rotating order, so that a neighbour's burst on this shared machine
+ * does not land on one server only. Each figure is the median over the rounds; ratios are to
+ * bare node:http's median.
+ */
 async function benchHttp(url: string) {
-  buildIfStale();
-  apiKeys = await benchKeys();
+  // BENCH_APP_DIR: the servers of another checkout (e.g. a worktree of an earlier commit, built
+  // there with `next build`), measured by this benchmark against this database.
+  if (APP_DIR === process.cwd()) buildIfStale();
+  else console.log(`\nservers from ${APP_DIR} (at ${execSync("git rev-parse --short HEAD", { cwd: APP_DIR }).toString().trim()}), as built there`);
+  const { makeAccount } = await import("../tests/helpers/accounts");
+  // Enterprise keys of distinct accounts (400 requests per second each): the meter decides and
+  // charges every request against Redis, and no rate limit binds at the rates measured.
+  const keys = await Promise.all(Array.from({ length: 32 }, async () => (await makeAccount({ plan: "enterprise", confirmed: true })).key));
   const { closeDb } = await import("@/lib/db/client");
   await closeDb();
-  const secs = process.env.BENCH_SECONDS ?? 10;
-  console.log(`\nHTTP under autocannon: 8 connections, ${secs} s per figure, next start, ${apiKeys.length} growth keys metered on Redis; ratios within each round`);
-  console.log(`(targets: card route ≥ 0.70 of bare req/s, p99 ≤ 2× bare; server CPU per request shown as bare/route, the same ratio without the load generator's noise)`);
-  results.http = {
-    cached: await httpRound(url, "Round 1: response cache on (the default, 64 MB)", { RESPONSE_CACHE_MB: "64" }),
-    uncached: await httpRound(url, "Round 2: response cache off (RESPONSE_CACHE_MB=0): every request queries PostgreSQL", { RESPONSE_CACHE_MB: "0" }),
+  const secs = Number(process.env.BENCH_SECONDS ?? 10);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const env = {
+    DATABASE_URL: url, REDIS_URL, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", RESPONSE_CACHE_MB: "64",
+    VISION_INDEX_ON_START: "0", DEMO_PRICES: "0", STRIPE_FAKE: "0", BENCH_ROUTES: "1",
   };
+  const tsx = ["--import", "tsx"];
+  const defs: [string, string, (port: number) => string[]][] = [
+    ["app", "custom server (server/app.ts)", () => [...tsx, "server/app.ts"]],
+    ["lean", "lean server (server/lean.ts)", () => [...tsx, "server/lean.ts"]],
+    ["next", "next start", (port) => [path.resolve(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-p", String(port)]],
+  ];
+  console.log(`\nHTTP under autocannon, 8 connections, ${keys.length} enterprise keys metered on Redis, response cache on (64 MB);`);
+  console.log(`${rounds} rounds of ${secs} s per figure after a warm-up, medians over the rounds`);
+  console.log(`(targets: lean card route ≥ 0.17 of bare node:http, p99 ≤ 10 ms; set page ≥ 0.5 of the card route; the custom server within a few % of lean)`);
+
+  const servers: Record<string, Server> = {};
+  const pressureBefore = cpuPressure();
+  try {
+    servers.bare = await serve(PORT, ["-e", BARE], {}, "/");
+    for (const [i, [id, , args]] of defs.entries()) servers[id] = await serve(PORT + 1 + i, args(PORT + 1 + i), env, "/v1/health");
+    type Item = { server: string; route: string; path: string; keyed: boolean };
+    const items: Item[][] = defs.map(([id]) => [
+      ...HTTP_ROUTES.map(([rid, , p]) => ({ server: id, route: rid, path: p, keyed: true })),
+      // Next.js's own cost, for reference: a route handler answering constant JSON.
+      ...(id === "next" ? [{ server: id, route: "next_bare", path: "/api/bench", keyed: false }] : []),
+    ]);
+    // JIT, connection pools and prepared statements warm up under load before anything counts.
+    await load(servers.bare.base, "/", [], servers.bare.pgid, 2);
+    for (const it of items.flat()) await load(servers[it.server]!.base, it.path, it.keyed ? keys : [], servers[it.server]!.pgid, 3);
+    const runs = new Map<string, Load[]>();
+    const add = (k: string, l: Load) => runs.set(k, [...(runs.get(k) ?? []), l]);
+    for (let r = 0; r < rounds; r++) {
+      add("bare", await load(servers.bare.base, "/", [], servers.bare.pgid, secs));
+      for (let j = 0; j < items.length; j++) {
+        for (const it of items[(r + j) % items.length]!) {
+          add(`${it.server}/${it.route}`, await load(servers[it.server]!.base, it.path, it.keyed ? keys : [], servers[it.server]!.pgid, secs));
+        }
+      }
+      process.stdout.write(`  round ${r + 1} of ${rounds} done\n`);
+    }
+    const summary = (ls: Load[]) => ({
+      rps: median(ls.map((l) => l.rps)), p50: median(ls.map((l) => l.p50)), p99: median(ls.map((l) => l.p99)),
+      cpu_us_per_request: median(ls.map((l) => l.cpu_us_per_request)), rounds: ls,
+    });
+    const bare = summary(runs.get("bare")!);
+    const get = (k: string) => summary(runs.get(k)!);
+    const row = (name: string, l: ReturnType<typeof summary>, extra = "") =>
+      console.log(`  ${name.padEnd(50)} ${l.rps.toFixed(0).padStart(6)} req/s  p50 ${String(l.p50).padStart(3)} ms  p99 ${String(l.p99).padStart(3)} ms  ${(l.rps / bare.rps).toFixed(3).padStart(6)} of bare  ${l.cpu_us_per_request.toFixed(0).padStart(5)} µs CPU/req${extra}`);
+    console.log("");
+    row("bare node:http (constant JSON)", bare, `  (rounds: ${bare.rounds.map((l) => l.rps.toFixed(0)).join(", ")} req/s)`);
+    const out: Record<string, unknown> = {};
+    for (const [id, label] of defs) {
+      console.log(`  ${label}`);
+      const card = get(`${id}/card`);
+      const entry: Record<string, unknown> = { label };
+      for (const [rid, name] of HTTP_ROUTES) {
+        const l = get(`${id}/${rid}`);
+        row(`    ${name}`, l, rid === "set_page" ? `  (${(l.rps / card.rps).toFixed(2)} of its card route)` : "");
+        entry[rid] = { ...l, ratio_to_bare: l.rps / bare.rps };
+      }
+      if (runs.has(`${id}/next_bare`)) {
+        const l = get(`${id}/next_bare`);
+        row("    GET /api/bench (bare Next route, constant JSON)", l);
+        entry.next_bare = { ...l, ratio_to_bare: l.rps / bare.rps };
+      }
+      entry.set_page_to_card = get(`${id}/set_page`).rps / card.rps;
+      out[id] = entry;
+    }
+    const appToLean = { card: get("app/card").rps / get("lean/card").rps, set_page: get("app/set_page").rps / get("lean/set_page").rps };
+    console.log(`\n  custom server / lean: card ${appToLean.card.toFixed(2)}, set page ${appToLean.set_page.toFixed(2)}`);
+    const pressure = { before: pressureBefore, after: cpuPressure() };
+    if (pressure.before !== undefined) console.log(`  other work on this machine: CPU pressure (some, avg60) ${pressure.before} % in the minute before the servers started; load average ${loadavg()[0]!.toFixed(1)} at the end`);
+    results.http = { app_dir: APP_DIR, connections: 8, seconds: secs, rounds, keys: keys.length, response_cache_mb: 64, bare, servers: out, app_to_lean: appToLean, cpu_pressure_avg60: pressure };
+  } finally {
+    for (const s of Object.values(servers)) await s.stop();
+  }
 }
 
 /**

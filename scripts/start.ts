@@ -5,7 +5,8 @@ import { buildIfStale } from "./build-if-stale";
 
 // `npm start`: the zero-setup path. Builds when the sources are newer than the build,
 // imports the real catalogue on the first start (later starts reuse the data folder), then
-// serves with `next start`. Without DATABASE_URL everything runs on embedded PGlite.
+// runs the app's server (server/app.ts: /v1 through the API's dispatcher, pages through Next).
+// Without DATABASE_URL everything runs on embedded PGlite.
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
@@ -37,9 +38,8 @@ async function importOnFirstStart(): Promise<void> {
 async function main(): Promise<void> {
   buildIfStale(env);
   await importOnFirstStart();
-  const port = process.env.PORT ?? "3000";
-  console.log(`[start] serving on http://localhost:${port} (API at /v1, reference at /docs)`);
-  const child = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env });
+  const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
+  const child = spawn(process.execPath, [tsx, "server/app.ts"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
   child.on("exit", (code) => process.exit(code ?? 0));
 }

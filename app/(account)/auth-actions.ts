@@ -1,14 +1,14 @@
 "use server";
 
-import { isAPIError } from "better-auth/api";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { limitIp } from "@/lib/accounts/abuse";
+import { limitIp, limitMail } from "@/lib/accounts/abuse";
 import { sendConfirmation } from "@/lib/accounts/confirm";
 import { selectAccountByEmail } from "@/lib/accounts/queries/accounts";
-import { ensureDashboardUser } from "@/lib/accounts/signup";
-import { getAuth } from "@/lib/auth";
-import { currentOrigin, currentRequest, EMAIL_RE, formString, mailedRecently } from "./server";
+import { completeRecovery, requestRecovery } from "@/lib/accounts/recovery";
+import { signIn } from "@/lib/accounts/signin";
+import { getAuth, MIN_PASSWORD } from "@/lib/auth";
+import { currentRequest, EMAIL_RE, formString } from "./server";
 
 // Sign-in, sign-out, the confirmation link again, and password recovery. Whether an address
 // has an account is never revealed: the mailing actions answer the same in every case.
@@ -18,39 +18,14 @@ export type FormState =
   | { status: "error"; code: string; message: string; email?: string }
   | { status: "done"; message: string; email?: string };
 
-const MIN_PASSWORD = 10;
-
-function apiCode(err: unknown): string | undefined {
-  if (!isAPIError(err)) return undefined;
-  const body = (err as { body?: { code?: string } }).body;
-  return body?.code ?? String((err as { status?: unknown }).status ?? "ERROR");
-}
-
 export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
   const email = formString(form, "email", 320).trim().toLowerCase();
   const password = formString(form, "password", 1000);
   if (!EMAIL_RE.test(email) || !password) {
     return { status: "error", code: "INVALID_PARAMETER", message: "Enter your email address and your password.", email };
   }
-  const ip = await limitIp(await currentRequest(), "signin");
-  if (!ip.ok) return { status: "error", code: "RATE_LIMITED", message: ip.error.message, email };
-  const h = await headers();
-  try {
-    await (await getAuth()).api.signInEmail({ body: { email, password }, headers: h });
-  } catch (err) {
-    const code = apiCode(err);
-    if (!code) throw err;
-    if (code === "EMAIL_NOT_VERIFIED") {
-      return {
-        status: "error", code, email,
-        message: "Your email address is not confirmed yet. Open the link in the confirmation mail we sent when you signed up, then sign in.",
-      };
-    }
-    if (code === "INVALID_EMAIL_OR_PASSWORD") {
-      return { status: "error", code, email, message: "That email and password do not match an account." };
-    }
-    return { status: "error", code, email, message: "Signing in failed. Try again in a moment." };
-  }
+  const outcome = await signIn(await currentRequest(), email, password, await headers());
+  if (!outcome.ok) return { status: "error", code: outcome.code, message: outcome.message, email };
   redirect("/dashboard");
 }
 
@@ -71,8 +46,8 @@ export async function resendConfirmationAction(_prev: FormState, form: FormData)
   const ip = await limitIp(await currentRequest(), "mail");
   if (!ip.ok) return { status: "error", code: "RATE_LIMITED", message: ip.error.message, email };
   const account = await selectAccountByEmail(email);
-  if (account && !account.emailConfirmedAt && !(await mailedRecently(account.email, "confirm_email"))) {
-    await sendConfirmation(account, await currentOrigin());
+  if (account && !account.emailConfirmedAt && (await limitMail("confirm_email", { email: account.email, accountId: account.id })).ok) {
+    await sendConfirmation(account);
   }
   return {
     status: "done", email,
@@ -80,21 +55,14 @@ export async function resendConfirmationAction(_prev: FormState, form: FormData)
   };
 }
 
-/**
- * Recovery: a reset link to the address of an account. Accounts created by a script have no
- * dashboard user yet: one is made first, so the link sets their first password.
- */
+/** Recovery: a link to set a password, mailed to the address if it has an account. */
 export async function recoverAction(_prev: FormState, form: FormData): Promise<FormState> {
   const email = formString(form, "email", 320).trim().toLowerCase();
   if (!EMAIL_RE.test(email)) return { status: "error", code: "INVALID_PARAMETER", message: "Enter a valid email address.", email };
   const ip = await limitIp(await currentRequest(), "mail");
   if (!ip.ok) return { status: "error", code: "RATE_LIMITED", message: ip.error.message, email };
   try {
-    const account = await selectAccountByEmail(email);
-    if (account && !(await mailedRecently(account.email, "reset_password"))) {
-      await ensureDashboardUser(account);
-      await (await getAuth()).api.requestPasswordReset({ body: { email: account.email, redirectTo: `${await currentOrigin()}/reset-password` } });
-    }
+    await requestRecovery(email);
   } catch (err) {
     // Logged, not shown: the answer must not tell whether the address has an account.
     console.error(`[recover] ${err instanceof Error ? err.message : String(err)}`);
@@ -105,26 +73,24 @@ export async function recoverAction(_prev: FormState, form: FormData): Promise<F
   };
 }
 
+const RECOVERY_ERRORS = {
+  invalid: "This link is not valid: open it straight from the mail, or ask for a new one.",
+  expired: "This link is not valid any more: it expired. Ask for a new one.",
+  used: "This link is not valid any more: it was used already. Ask for a new one if you still need it.",
+  password_too_short: `The password needs at least ${MIN_PASSWORD} characters.`,
+  password_too_long: "That password is too long (at most 128 characters).",
+} as const;
+
 export async function resetPasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
   const token = formString(form, "token", 300);
   const password = formString(form, "password", 1000);
   const again = formString(form, "confirm", 1000);
   if (!token) return { status: "error", code: "INVALID_TOKEN", message: "This page needs the link from the recovery mail." };
-  if (password.length < MIN_PASSWORD) {
-    return { status: "error", code: "PASSWORD_TOO_SHORT", message: `The password needs at least ${MIN_PASSWORD} characters.` };
-  }
   if (password !== again) return { status: "error", code: "PASSWORD_MISMATCH", message: "The two passwords differ." };
-  try {
-    await (await getAuth()).api.resetPassword({ body: { token, newPassword: password } });
-  } catch (err) {
-    const code = apiCode(err);
-    if (!code) throw err;
-    if (code === "INVALID_TOKEN") {
-      return { status: "error", code, message: "This link is not valid any more: it was used already or it expired. Ask for a new one." };
-    }
-    if (code === "PASSWORD_TOO_LONG") return { status: "error", code, message: "That password is too long." };
-    if (code === "PASSWORD_TOO_SHORT") return { status: "error", code, message: `The password needs at least ${MIN_PASSWORD} characters.` };
-    return { status: "error", code, message: "Setting the password failed. Try again in a moment." };
+  const outcome = await completeRecovery(token, password);
+  if (!outcome.ok) {
+    const code = outcome.reason.startsWith("password") ? outcome.reason.toUpperCase() : "INVALID_TOKEN";
+    return { status: "error", code, message: RECOVERY_ERRORS[outcome.reason] };
   }
   return { status: "done", message: "Your password is set and your email address counts as confirmed. Sign in with the new password." };
 }

@@ -18,7 +18,7 @@ export function Shell({ children, nav, current, wide }: Props) {
       <header className="site-header">
         <Link href="/" className="brand">PokéPrice API</Link>
         <nav aria-label="Main">
-          <Link href="/docs">API reference</Link>
+          <a href="/docs">API reference</a>
           {nav ?? (
             <>
               <Link href="/dashboard" {...here("dashboard")}>Dashboard</Link>
@@ -30,7 +30,7 @@ export function Shell({ children, nav, current, wide }: Props) {
       <main className={wide ? "account wide" : "account"}>{children}</main>
       <footer className="site-footer">
         <p>
-          <Link href="/docs">API reference</Link> · <a href="/v1/openapi.json">/v1/openapi.json</a> ·{" "}
+          <a href="/docs">API reference</a> · <a href="/v1/openapi.json">/v1/openapi.json</a> ·{" "}
           <a href="/v1/status">Status</a>
         </p>
       </footer>

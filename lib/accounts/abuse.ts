@@ -1,42 +1,56 @@
 import { ApiError } from "@/lib/api/errors";
+import { clientIp } from "@/lib/api/client-ip";
+import { env, type Rate } from "@/lib/env";
 import { meterDriver } from "@/lib/meter/driver";
 
-// Per-IP limits on the routes anyone may call without a key: script signup, registration,
-// dashboard sign-in, and the pages that mail a link on request (confirmation again, password
-// recovery). A fixed window in the meter's own store (Redis, or in process).
+// Limits on what anyone may call without a key: per caller address (script signup,
+// registration, dashboard sign-in, the pages that mail a link, card images), and per
+// recipient (an address or an account gets only so many mails of one kind). Fixed windows in
+// the meter's own store (Redis, or in process). The values come from the environment
+// (lib/env.ts), so a trusted partner or a test run can be given other ones.
 
-export const IP_LIMITS = {
-  signup: { limit: 10, windowS: 3600 },
-  register: { limit: 10, windowS: 3600 },
-  signin: { limit: 20, windowS: 300 },
-  mail: { limit: 10, windowS: 3600 },
-} as const;
+export type IpBucket = "signup" | "register" | "signin" | "mail" | "images";
 
-/**
- * The caller's address. Next sets X-Forwarded-For from the socket when the client sent none;
- * behind a trusted proxy (TRUST_PROXY=1) its first entry is the client.
- */
-export function clientIp(req: Request): string {
-  const xff = req.headers.get("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
-  const ip = process.env.TRUST_PROXY === "1" ? xff[0] : xff[xff.length - 1];
-  return ip || req.headers.get("x-real-ip") || "unknown";
-}
+const IP_RATES: Record<IpBucket, () => Rate> = {
+  signup: () => env().RATE_LIMIT_SIGNUP,
+  register: () => env().RATE_LIMIT_REGISTER,
+  signin: () => env().RATE_LIMIT_SIGNIN,
+  mail: () => env().RATE_LIMIT_MAIL,
+  images: () => env().RATE_LIMIT_IMAGES,
+};
 
-export type IpOutcome = { ok: true } | { ok: false; error: ApiError };
+export type LimitOutcome = { ok: true } | { ok: false; error: ApiError; retryAfterS: number };
 
-export async function limitIp(req: Request, bucket: keyof typeof IP_LIMITS): Promise<IpOutcome> {
-  const { limit, windowS } = IP_LIMITS[bucket];
+/** One hit on a fixed window; a meter that is down lets the call through (it must not lock everyone out). */
+async function hit(key: string, rate: Rate, what: string): Promise<LimitOutcome> {
   try {
-    const r = await (await meterDriver()).hit(`ip:${bucket}:${clientIp(req)}`, limit, windowS);
+    const r = await (await meterDriver()).hit(key, rate.limit, rate.windowS);
     if (r.allowed) return { ok: true };
     return {
       ok: false,
-      error: new ApiError("RATE_LIMITED", `Too many ${bucket} attempts from this address. Retry after ${r.retryAfterS} s.`, {
-        limit: `${limit} per ${windowS} s per address`, retry_after_s: r.retryAfterS,
+      retryAfterS: r.retryAfterS,
+      error: new ApiError("RATE_LIMITED", `Too many ${what}. Retry after ${r.retryAfterS} s.`, {
+        limit: `${rate.limit} per ${rate.windowS} s`, retry_after_s: r.retryAfterS,
       }, { "retry-after": String(r.retryAfterS) }),
     };
   } catch {
-    // A meter that is down must not lock everyone out of signing up.
     return { ok: true };
   }
+}
+
+export type IpOutcome = LimitOutcome;
+
+export function limitIp(req: Request, bucket: IpBucket): Promise<LimitOutcome> {
+  return hit(`ip:${bucket}:${clientIp(req)}`, IP_RATES[bucket](), `${bucket} attempts from this address`);
+}
+
+/**
+ * Mail of one kind to one recipient: counted per address and per account, so neither a script
+ * nor a form can make the service mail someone over and over.
+ */
+export async function limitMail(kind: string, to: { email: string; accountId?: string }): Promise<LimitOutcome> {
+  const rate = env().RATE_LIMIT_MAIL_RECIPIENT;
+  const byAddress = await hit(`mail:${kind}:addr:${to.email.toLowerCase()}`, rate, `'${kind}' mails to this address`);
+  if (!byAddress.ok || !to.accountId) return byAddress;
+  return hit(`mail:${kind}:acct:${to.accountId}`, rate, `'${kind}' mails for this account`);
 }

@@ -3,10 +3,11 @@ import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { meterDriver } from "@/lib/meter/driver";
 import { isoDay, record } from "@/lib/meter/ledger";
+import { ensureSeeded } from "@/lib/meter/rebuild";
 import type { Plan } from "@/lib/meter/costs";
 import { allowance, utcDay } from "@/lib/meter/policy";
 import { afterConfirmed, markConfirmed } from "./confirm";
-import { forgetAccount } from "./keys";
+import { announceAccountChange } from "./invalidate";
 import { getMe } from "./me";
 import { keyJson } from "./present";
 import { insertAudit, selectAccount, selectKeys, updateAccount } from "./queries/accounts";
@@ -15,7 +16,7 @@ import type { Account } from "./types";
 // Operator actions (CONTRACT.md §6). Each one is written to the audit log with who, what and
 // when, in the same transaction as the change.
 
-export type Operator = { actor: string; ip: string | null };
+export type Operator = { actor: string; note: string | null; ip: string | null };
 
 async function load(id: string): Promise<Account> {
   const a = await selectAccount(id);
@@ -27,9 +28,9 @@ async function audited(op: Operator, accountId: string, action: string, details:
   const db = await getDb();
   await db.transaction(async (tx) => {
     await change(tx);
-    await insertAudit(tx, { actor: op.actor, action, accountId, details, ip: op.ip });
+    await insertAudit(tx, { actor: op.actor, action, accountId, details: op.note ? { ...details, operator_note: op.note } : details, ip: op.ip });
   });
-  forgetAccount(accountId);
+  await announceAccountChange(accountId);
 }
 
 export async function adminGetAccount(id: string) {
@@ -68,16 +69,24 @@ export async function adminSetTrial(op: Operator, id: string, input: { expires_a
   return adminGetAccount(id);
 }
 
-/** Sets the current period's spent credits; the ledger records the difference so a rebuild agrees. */
+/**
+ * Sets the current period's spent credits; the ledger records the difference so a rebuild agrees.
+ * An unseeded period is rebuilt from the ledger first, or its other counters (the day's, cards,
+ * trial calls) would start from nothing. The audit row is committed before Redis changes: a change
+ * is never without its record.
+ */
 export async function adminSetCredits(op: Operator, id: string, input: { used: number }) {
   const account = await load(id);
   const a = allowance(account);
   const driver = await meterDriver();
   const day = utcDay();
-  const before = (await driver.peek(id, a.period.key, day, [])).creditsUsed;
-  await audited(op, id, "set_credits_used", { period: a.period.key, from: before, to: input.used }, async () => {
-    await driver.setCredits(id, a.period.key, input.used, a.period.ttlS);
-  });
+  await ensureSeeded(account);
+  const shown = (await driver.peek(id, a.period.key, day, [])).creditsUsed;
+  await audited(op, id, "set_credits_used", { period: a.period.key, from: shown, to: input.used }, async () => {});
+  const setNow = () => driver.setCredits(id, a.period.key, input.used, a.period.ttlS);
+  // Redis may lose the period again between the seed and the change: seeded once more.
+  const before = (await setNow()) ?? (await ensureSeeded(account).then(setNow));
+  if (before === null) throw new ApiError("METER_UNAVAILABLE", "The meter keeps losing this account's counters. Retry shortly.", { retry_after_s: 5 }, { "retry-after": "5" });
   record({ accountId: id, period: a.period.key, day: isoDay(day), route: "operator_adjustment", requests: 0, credits: input.used - before, refunds: 0, newCards: 0 });
   return adminGetAccount(id);
 }

@@ -1,34 +1,29 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
-import { emailTokens } from "@/lib/db/schema";
+import { configuredOrigin } from "@/lib/env";
 import { enqueue } from "@/lib/mail/outbox";
+import { announceAccountChange } from "./invalidate";
 import { forgetAccount } from "./keys";
-import { hashSecret, newToken } from "./ids";
 import { selectAccount, updateAccount } from "./queries/accounts";
+import { issueToken, redeemToken, type Tx } from "./tokens";
 import type { Account } from "./types";
 
 // Our own confirmation link, for script accounts and persons alike: single-use, expiring,
-// stored only as a hash. Confirming grants the full trial and verifies the dashboard user.
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+// stored only as a hash, pointing at the configured origin. Confirming grants the full trial
+// and verifies the dashboard user.
 
 export const CONFIRM_TTL_HOURS = 48;
 
-export async function sendConfirmation(account: Pick<Account, "id" | "email">, origin: string, tx?: Tx): Promise<void> {
+export async function sendConfirmation(account: Pick<Account, "id" | "email">, tx?: Tx): Promise<void> {
   const db = tx ?? (await getDb());
-  const token = newToken();
-  await db.insert(emailTokens).values({
-    tokenHash: hashSecret(token), accountId: account.id, kind: "confirm",
-    expiresAt: sql`now() + make_interval(hours => ${CONFIRM_TTL_HOURS})` as never,
-  });
-  const url = `${origin}/confirm-email?token=${token}`;
+  const token = await issueToken(account.id, "confirm", CONFIRM_TTL_HOURS * 60, db);
   await enqueue({
     to: account.email,
     subject: "Confirm your email for the PokéPrice API",
     text: [
       "Confirm this address to unlock the full trial: 800 credits over 30 days, photo identification and centering calls.",
       "",
-      url,
+      `${configuredOrigin()}/confirm-email?token=${token}`,
       "",
       `The link works once and expires in ${CONFIRM_TTL_HOURS} hours. If you did not sign up, ignore this mail.`,
     ].join("\n"),
@@ -41,17 +36,10 @@ export type ConfirmOutcome = { ok: true; account: Account } | { ok: false; reaso
 
 export async function confirmEmail(token: string): Promise<ConfirmOutcome> {
   const db = await getDb();
-  const hash = hashSecret(token);
   const outcome = await db.transaction(async (tx) => {
-    const [t] = await tx.select().from(emailTokens).where(and(eq(emailTokens.tokenHash, hash), eq(emailTokens.kind, "confirm")));
-    if (!t) return { ok: false as const, reason: "invalid" as const };
-    if (t.usedAt) return { ok: false as const, reason: "used" as const };
-    if (Date.parse(t.expiresAt) <= Date.now()) return { ok: false as const, reason: "expired" as const };
-    const used = await tx.update(emailTokens).set({ usedAt: sql`now()` as never })
-      .where(and(eq(emailTokens.tokenHash, hash), isNull(emailTokens.usedAt))).returning({ id: emailTokens.accountId });
-    if (!used.length) return { ok: false as const, reason: "used" as const };
-    await markConfirmed(t.accountId, tx);
-    return { ok: true as const, accountId: t.accountId };
+    const r = await redeemToken(tx, token, "confirm");
+    if (r.ok) await markConfirmed(r.accountId, tx);
+    return r;
   });
   if (!outcome.ok) return outcome;
   const account = (await selectAccount(outcome.accountId))!;
@@ -67,7 +55,7 @@ export async function markConfirmed(accountId: string, tx?: Tx | Db): Promise<vo
 
 /** A confirmed address also verifies the account's dashboard sign-in, when it has one. */
 export async function afterConfirmed(account: Account): Promise<void> {
-  forgetAccount(account.id);
+  await announceAccountChange(account.id);
   if (!account.authUserId) return;
   const { markEmailVerified } = await import("@/lib/auth");
   await markEmailVerified(account.authUserId);

@@ -3,42 +3,65 @@ import { and, eq, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
+import { seal, unseal } from "./seal";
 
 // An Idempotency-Key replays its first answer for 24 hours when the same body comes again, and
-// refuses (409) any other body. The row is claimed before the work starts, so two concurrent
-// requests with one key never both do the work.
+// refuses (409) any other body (CONTRACT.md §2). The row is claimed before the work starts, so
+// two concurrent requests with one key never both do the work. A secret in the answer (the new
+// API key) is stored sealed with the server's secret, never in plain text, and rows are purged
+// once their 24 hours are over.
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+const SEAL_PURPOSE = "idempotent-answer";
 
 export type Stored = { status: number; body: unknown };
+type Answer = Stored & { replayed: boolean };
 
 export function requestHash(body: unknown): string {
   return createHash("sha256").update(JSON.stringify(body)).digest("hex");
 }
 
-export async function withIdempotency(scope: string, key: string, body: unknown, work: () => Promise<Stored>): Promise<Stored & { replayed: boolean }> {
+type Data = { data?: Record<string, unknown> };
+
+/** The answer without `data[field]`, and that secret apart. */
+function split(body: unknown, field: string | undefined): { body: unknown; secret: string | null } {
+  const data = (body as Data)?.data;
+  if (!field || !data || typeof data[field] !== "string") return { body, secret: null };
+  const { [field]: secret, ...rest } = data;
+  return { body: { ...(body as object), data: rest }, secret: secret as string };
+}
+
+function join(body: unknown, field: string | undefined, secret: string): unknown {
+  const data = (body as Data).data!;
+  return { ...(body as object), data: { ...data, [field!]: secret } };
+}
+
+/** Rows whose 24 hours are over: an index range, a few at a time, on each claim. */
+async function purgeExpired(): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`delete from idempotency_keys where ctid in (
+    select ctid from idempotency_keys where expires_at <= now() limit 500)`);
+}
+
+export async function withIdempotency(
+  scope: string, key: string, body: unknown, work: () => Promise<Stored>, opts: { secretField?: string } = {},
+): Promise<Answer> {
   const db = await getDb();
   const hash = requestHash(body);
-  // Expired claims are gone for good: the key may be used afresh.
+  await purgeExpired();
+  // This key's own expired claim goes whatever the purge reached: the key may be used afresh.
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} <= now()`));
   const claimed = await db
     .insert(idempotencyKeys)
     .values({ scope, key, requestHash: hash, expiresAt: sql`now() + interval '24 hours'` as never })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
-  if (!claimed.length) {
-    const [prior] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
-    if (prior && prior.requestHash !== hash) {
-      throw new ApiError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was already used with a different request body.", { idempotency_key: key });
-    }
-    if (!prior || prior.status === null) {
-      throw new ApiError("IDEMPOTENCY_CONFLICT", "A request with this Idempotency-Key is still being processed. Retry in a moment.", { idempotency_key: key });
-    }
-    return { status: prior.status, body: prior.response, replayed: true };
-  }
+  if (!claimed.length) return replay(scope, key, hash, opts.secretField);
   try {
     const result = await work();
-    await db.update(idempotencyKeys).set({ status: result.status, response: result.body as never })
+    const { body: kept, secret } = split(result.body, opts.secretField);
+    await db.update(idempotencyKeys)
+      .set({ status: result.status, response: kept as never, secretEnc: secret === null ? null : seal(secret, SEAL_PURPOSE) })
       .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
     return { ...result, replayed: false };
   } catch (err) {
@@ -46,4 +69,23 @@ export async function withIdempotency(scope: string, key: string, body: unknown,
     await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
     throw err;
   }
+}
+
+async function replay(scope: string, key: string, hash: string, secretField: string | undefined): Promise<Answer> {
+  const db = await getDb();
+  const [prior] = await db.select().from(idempotencyKeys).where(and(
+    eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} > now()`));
+  if (prior && prior.requestHash !== hash) {
+    throw new ApiError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was already used with a different request body.", { idempotency_key: key });
+  }
+  if (!prior || prior.status === null) {
+    throw new ApiError("IDEMPOTENCY_CONFLICT", "A request with this Idempotency-Key is still being processed. Retry in a moment.", { idempotency_key: key });
+  }
+  if (!prior.secretEnc) return { status: prior.status, body: prior.response, replayed: true };
+  const secret = unseal(prior.secretEnc, SEAL_PURPOSE);
+  // Sealed under another server secret (it was rotated): the answer cannot be given again.
+  if (secret === undefined) {
+    throw new ApiError("IDEMPOTENCY_CONFLICT", "The first answer of this Idempotency-Key can no longer be replayed. Use a new key.", { idempotency_key: key });
+  }
+  return { status: prior.status, body: join(prior.response, secretField, secret), replayed: true };
 }

@@ -47,6 +47,11 @@ export function forgetAccount(accountId: string): void {
   for (const [hash, c] of cache()) if (c.value.ok && c.value.account.id === accountId) cache().delete(hash);
 }
 
+/** Drops every cached lookup (a missed change notification may have left any of them stale). */
+export function forgetAllAccounts(): void {
+  cache().clear();
+}
+
 export function forgetKeyHash(hash: string): void {
   cache().delete(hash);
 }

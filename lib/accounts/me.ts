@@ -1,8 +1,8 @@
 import { meterDriver } from "@/lib/meter/driver";
 import { flushSettles } from "@/lib/meter/settle-queue";
-import { isoDay, pending } from "@/lib/meter/ledger";
+import { isoDay, pending, writeLedger } from "@/lib/meter/ledger";
 import { PLAN_ORDER, PLANS, TRIAL_FEATURE_CALLS, UNCONFIRMED_TRIAL_CREDITS, type PlanLimits } from "@/lib/meter/plans";
-import { allowance, trialExpired, utcDay } from "@/lib/meter/policy";
+import { allowance, graceEnds, standing, trialExpired, utcDay } from "@/lib/meter/policy";
 import { usageByDay, usageByRoute } from "@/lib/meter/queries/ledger";
 import type { Plan } from "@/lib/meter/costs";
 import type { Account } from "./types";
@@ -89,9 +89,24 @@ export async function getMe(account: Account, now = Date.now()) {
         } : {}),
         usage_warnings: warnings,
         upgrade_suggestion: suggestion(account, a.trial, peek.creditsUsed, peek.cardsUsed, a.credits, a.cards, now),
+        billing_warning: billingWarning(account, now),
       },
     },
   };
+}
+
+/** What the owner must know of the subscription: a failed payment in its grace, a suspension, a cancellation. */
+function billingWarning(account: Account, now: number) {
+  const s = standing(account, now);
+  const ends = graceEnds(account);
+  const invoice_url = account.openInvoiceUrl;
+  if (s === "grace") {
+    const day = new Date(ends).toISOString();
+    return { code: "PAYMENT_FAILED" as const, message: `The last payment failed. Credited routes keep answering until ${day}; pay the open invoice or update the card before then.`, grace_ends_at: day, invoice_url };
+  }
+  if (s === "suspended") return { code: "SUSPENDED" as const, message: "The account is suspended for an unpaid invoice: credited routes answer 403 PLAN_REQUIRED until it is paid.", grace_ends_at: null, invoice_url };
+  if (s === "canceled") return { code: "CANCELED" as const, message: "The subscription has ended: credited routes answer 403 PLAN_REQUIRED. Subscribe again with POST /v1/billing/checkout.", grace_ends_at: null, invoice_url: null };
+  return null;
 }
 
 /**
@@ -116,6 +131,10 @@ function suggestion(account: Account, trial: boolean, credits: number, cards: nu
 
 export async function getUsage(account: Account, days: number, now = Date.now()) {
   const from = new Date(now - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  // This instance's latest calls are written first: a row in the middle of a timed write is in
+  // neither the buffer nor the table, and the account's own last call must never be missing.
+  await flushSettles(account.id);
+  await writeLedger().catch(() => {});
   const [byDay, byRoute] = await Promise.all([usageByDay(account.id, from), usageByRoute(account.id, from)]);
   // Calls of the last seconds not yet in the ledger: merged so the account sees its own latest.
   const dayMap = new Map(byDay.map((d) => [d.day, { ...d }]));

@@ -17,9 +17,9 @@ export const RegisterBody = z.strictObject({
 });
 
 export const IdempotencyHeaders = z.object({
-  "idempotency-key": z.string().min(1).max(255).meta({
-    description: "Required. The same key and body within 24 hours replay the first answer; another body is 409 IDEMPOTENCY_CONFLICT.",
-    example: "6f1c2e0a-signup-1",
+  "idempotency-key": z.string().min(16).max(255).meta({
+    description: "Required: 16 to 255 characters, e.g. a UUID generated per signup. The same key and body within 24 hours replay the first answer; another body is 409 IDEMPOTENCY_CONFLICT. A short or shared key would let someone else who knows it and the address replay the answer.",
+    example: "0f8e2b5c-6a1d-4c1e-9d7a-3b2f5e8c9a10",
   }),
 });
 
@@ -33,6 +33,13 @@ export const SignupResponse = z.object({
     next_step: NextStep,
   }),
 }).meta({ id: "Signup" });
+
+export const RegisterResponse = z.object({
+  data: z.object({
+    email: z.string(),
+    next_step: NextStep,
+  }),
+}).meta({ id: "Registration" });
 
 const PlanObject = z.object({
   plan: z.enum(PLAN_ORDER), monthly_eur: z.number().nullable(), credits_per_month: z.number().nullable(),
@@ -59,6 +66,12 @@ export const MeResponse = z.object({
       code: z.literal("NEAR_LIMIT"), resource: z.enum(["credits", "cards"]), used: z.number(), limit: z.number(), stale: z.boolean(), message: z.string(),
     })),
     upgrade_suggestion: PlanObject.extend({ reason: z.string() }).nullable(),
+    billing_warning: z.object({
+      code: z.enum(["PAYMENT_FAILED", "SUSPENDED", "CANCELED"]),
+      message: z.string(),
+      grace_ends_at: ts.nullable(),
+      invoice_url: z.string().nullable(),
+    }).nullable().meta({ description: "The subscription's state when it needs the owner: a failed payment (still served until grace_ends_at), a suspension, a cancellation. Null otherwise." }),
   }),
 }).meta({ id: "Me" });
 

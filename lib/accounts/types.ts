@@ -1,6 +1,6 @@
 import type { Plan } from "@/lib/meter/costs";
 
-export type AccountStatus = "active" | "canceled" | "suspended";
+export type AccountStatus = "active" | "past_due" | "canceled" | "suspended";
 
 /** What the pipeline knows of the caller's account. Timestamps are RFC 3339. */
 export type Account = {
@@ -13,6 +13,10 @@ export type Account = {
   trialExpiresAt: string | null;
   periodStart: string | null;
   periodEnd: string | null;
+  /** month | year for a Stripe subscription; null for the trial and manual plans. */
+  billingInterval: string | null;
+  pastDueSince: string | null;
+  openInvoiceUrl: string | null;
   creditsLimit: number | null;
   legacyPaging: boolean;
   authUserId: string | null;

@@ -1,6 +1,8 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { listenForAccountChanges } from "@/lib/accounts/invalidate";
 import { verifyKey } from "@/lib/accounts/keys";
 import type { Account } from "@/lib/accounts/types";
+import { clientIp, UNKNOWN_IP } from "./client-ip";
 import { ApiError } from "./errors";
 
 // Step 3: who is calling. `X-Api-Key: <key>`, or `Authorization: Bearer <key>` as an alias.
@@ -29,6 +31,8 @@ export async function authenticate(req: Request, auth: "key" | "none" | "admin")
       next_step: { action: "get_key", message: "Create a free trial key with POST /v1/accounts/free." },
     });
   }
+  // Cached lookups must hear of plan changes made on other instances.
+  listenForAccountChanges();
   const outcome = await verifyKey(key);
   if (!outcome.ok) throw new ApiError("INVALID_API_KEY", "The API key matches no account. It may have been rotated or deleted.");
   return { kind: "account", keyId: outcome.keyId, account: outcome.account };
@@ -39,18 +43,22 @@ export async function authenticate(req: Request, auth: "key" | "none" | "admin")
  * configured they do not exist (404), and a wrong token cannot tell them apart from that.
  */
 function operator(req: Request): Principal {
-  const token = process.env.ADMIN_TOKEN;
-  const given = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization")?.trim() ?? "")?.[1];
-  if (!token || !given || !sameSecret(given, token)) {
-    throw new ApiError("NOT_FOUND", `No route ${req.method} ${new URL(req.url).pathname.replace(/^\/api\/v1/, "/v1")}.`);
-  }
+  if (!isOperator(req)) throw new ApiError("NOT_FOUND", `No route ${req.method} ${new URL(req.url).pathname.replace(/^\/api\/v1/, "/v1")}.`);
   return { kind: "operator" };
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+/**
+ * Whether the request carries the operator token. Both sides are hashed first, so the
+ * comparison takes the same time whatever the length or content of a guess; a configured
+ * token shorter than 32 characters counts as none (the servers refuse to start with one).
+ */
+export function isOperator(req: Request): boolean {
+  const token = process.env.ADMIN_TOKEN;
+  if (!token || token.length < 32) return false;
+  const given = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization")?.trim() ?? "")?.[1] ?? "";
+  return timingSafeEqual(digest(given), digest(token));
 }
 
 /** The account of a keyed route's caller (the pipeline has already refused everyone else). */
@@ -59,8 +67,14 @@ export function accountOf(principal: Principal): Account {
   return principal.account;
 }
 
-/** Who performed an operator action: the X-Operator header names the person, the token proves the right. */
-export function operatorOf(req: Request): { actor: string; ip: string | null } {
-  const who = req.headers.get("x-operator")?.trim().slice(0, 100);
-  return { actor: who ? `operator:${who}` : "operator", ip: req.headers.get("x-forwarded-for")?.split(",").pop()?.trim() ?? null };
+/**
+ * Who performed an operator action: the token that proved the right, by its fingerprint (the
+ * first 12 hex digits of its SHA-256), which a caller cannot choose. The X-Operator header is
+ * only what the caller says of themselves, kept as a note.
+ */
+export function operatorOf(req: Request): { actor: string; note: string | null; ip: string | null } {
+  const token = process.env.ADMIN_TOKEN ?? "";
+  const note = req.headers.get("x-operator")?.trim().slice(0, 100) || null;
+  const ip = clientIp(req);
+  return { actor: `admin-token:${digest(token).toString("hex").slice(0, 12)}`, note, ip: ip === UNKNOWN_IP ? null : ip };
 }

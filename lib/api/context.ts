@@ -1,23 +1,41 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { env } from "@/lib/env";
+import { scope } from "@/lib/scope";
 
 // The request a route's handler is answering, for the few answers that print absolute URLs of
-// the app itself (card image links) without every lib function taking the request.
-const store = new AsyncLocalStorage<Request>();
+// the app itself (card image links) without every lib function taking the request. Only while
+// a handler runs: a cached answer runs none, and then Node has no promise hooks to call.
+const store = scope<Request>();
 
 export const withRequest = <T>(req: Request, fn: () => Promise<T>): Promise<T> => store.run(req, fn);
-export const currentRequest = (): Request | undefined => store.getStore();
+export const currentRequest = (): Request | undefined => store.get();
+
+// The request's URL, parsed once however many steps read it. Read only: a caller that changes a
+// URL (a link with another query) makes its own.
+const urls = new WeakMap<Request, URL>();
+/** A request whose URL its maker has parsed already (server/http.ts). */
+export function knownUrl(req: Request, url: URL): void {
+  urls.set(req, url);
+}
+
+export function urlOf(req: Request): URL {
+  let url = urls.get(req);
+  if (!url) {
+    url = new URL(req.url);
+    urls.set(req, url);
+  }
+  return url;
+}
 
 /**
  * Public origin for links: PUBLIC_BASE_URL when set (production behind a proxy), else the Host
- * the client called. X-Forwarded-* is trusted only with TRUST_PROXY=1: any client can send it,
+ * the client called. X-Forwarded-* is trusted only behind TRUST_PROXY proxies: any client can send it,
  * and a link built from it would send the next request, key included, to that host.
  */
 export function publicOrigin(req: Request): string {
   const { PUBLIC_BASE_URL, TRUST_PROXY } = env();
   if (PUBLIC_BASE_URL) return PUBLIC_BASE_URL.replace(/\/+$/, "");
-  const url = new URL(req.url);
-  const forwarded = (h: string) => (TRUST_PROXY ? req.headers.get(h)?.split(",")[0]?.trim() : undefined);
+  const url = urlOf(req);
+  const forwarded = (h: string) => (TRUST_PROXY > 0 ? req.headers.get(h)?.split(",")[0]?.trim() : undefined);
   const host = forwarded("x-forwarded-host") || req.headers.get("host") || url.host;
   const proto = forwarded("x-forwarded-proto") || url.protocol.replace(":", "");
   return `${proto}://${host}`;

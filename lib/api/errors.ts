@@ -21,6 +21,9 @@ export const ERRORS = {
   ACCOUNT_EXISTS: [409, "An account already exists for this address; its key is never revealed. Recover access by email."],
   KEY_NOT_FOUND: [404, "No live key with that id on this account."],
   ACCOUNT_NOT_FOUND: [404, "No account with that id."],
+  SUBSCRIPTION_EXISTS: [409, "The account already has a subscription: change its plan with POST /v1/billing/subscription."],
+  SUBSCRIPTION_NOT_FOUND: [404, "The account has no subscription to change; subscribe with POST /v1/billing/checkout."],
+  INVALID_SIGNATURE: [400, "The webhook's Stripe-Signature does not match its body, or is too old."],
   PAYLOAD_TOO_LARGE: [413, "The request body or upload is larger than the route accepts."],
   PLAN_REQUIRED: [403, "Feature outside the plan, or email not yet confirmed. Follow `details.next_step`."],
   TRIAL_EXPIRED: [403, "Trial over (30 days from signup) and the route costs credits."],
@@ -32,6 +35,7 @@ export const ERRORS = {
   METER_UNAVAILABLE: [503, "Trial only: the meter is unreachable. Retry after Retry-After."],
   PROVIDER_UNAVAILABLE: [503, "Centering capacity exhausted. Retry-After: 2."],
   SERVICE_UNAVAILABLE: [503, "The database is unreachable. Retry later."],
+  BILLING_UNAVAILABLE: [503, "Billing is not configured on this server, or Stripe could not be reached. Retry after Retry-After."],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,8 +1,10 @@
-import { createHash } from "node:crypto";
+import crypto, { createHash } from "node:crypto";
 
-/** Strong validator of the exact bytes sent: same body, same ETag, on any instance. */
-export function etagOf(body: string): string {
-  return `"${createHash("sha1").update(body).digest("base64url")}"`;
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "base64url") => string }).hash;
+
+/** Strong validator of the exact bytes sent: same body, same ETag, on any instance (text is hashed as its UTF-8). */
+export function etagOf(body: string | Uint8Array): string {
+  return `"${oneShot ? oneShot("sha1", body, "base64url") : createHash("sha1").update(body).digest("base64url")}"`;
 }
 
 /**

@@ -105,6 +105,11 @@ function validDate(v: string): boolean {
   return d <= new Date(Date.UTC(2000, mo, 0)).getUTCDate() && (mo !== 2 || d < 29 || new Date(Date.UTC(y, 1, 29)).getUTCDate() === 29);
 }
 
+/** PostgreSQL refuses a UTC offset of 16 hours or more ("time zone displacement out of range"). */
+function validOffset(hours: string | undefined, minutes: string | undefined): boolean {
+  return (hours === undefined || Number(hours) < 16) && (minutes === undefined || Number(minutes) < 60);
+}
+
 // A cursor is opaque but travels through clients: every value is checked against its
 // column's type before it reaches SQL, so a crafted cursor is a 400, never a database error.
 function validValue(v: unknown, c: SortColumn): boolean {
@@ -116,8 +121,8 @@ function validValue(v: unknown, c: SortColumn): boolean {
     case "date": return typeof v === "string" && validDate(v);
     case "timestamp": {
       if (typeof v !== "string") return false;
-      const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/.exec(v);
-      return !!m && validDate(m[1]!) && Number(m[2]) < 24 && Number(m[3]) < 60 && Number(m[4]) < 60;
+      const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(?:[+-](\d{2})(?::?(\d{2}))?|Z)?$/.exec(v);
+      return !!m && validDate(m[1]!) && Number(m[2]) < 24 && Number(m[3]) < 60 && Number(m[4]) < 60 && validOffset(m[6], m[7]);
     }
   }
 }

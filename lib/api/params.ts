@@ -34,8 +34,10 @@ export const selectParam = (fields: readonly string[]) =>
     description: `Comma-separated fields (camelCase or snake_case); id is always included. One of: ${fields.join(", ")}.`,
   });
 
-export const includeParam = (values: readonly string[]) =>
-  z.string().max(200).optional().meta({ description: `Comma-separated, from: ${values.join(", ")}. Anything else is INVALID_INCLUDE.` });
+export const includeParam = (values: readonly string[], note = "") =>
+  z.string().max(200).optional().meta({
+    description: `Comma-separated, from: ${values.join(", ")}. Anything else is INVALID_INCLUDE.${note ? ` ${note}` : ""}`,
+  });
 
 export const qParam = (description: string) => z.string().max(1000).optional().meta({ description });
 

@@ -2,57 +2,71 @@ import { z } from "zod";
 import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
 import { ANONYMOUS, authenticate, type Principal } from "./auth";
+import { readJson, readUpload } from "./body";
 import { ApiError } from "./errors";
 import { etagOf, matchesIfNoneMatch } from "./etag";
 import { issueToError, PAGING_PARAMS } from "./params";
-import { publicOrigin, withRequest } from "./context";
-import { CORS, errorResponse, jsonResponse, requestId } from "./respond";
+import { env } from "@/lib/env";
+import { toResponse, type Answer } from "./answer";
+import { publicOrigin, urlOf, withRequest } from "./context";
+import { addHeaders, corsHeaders, errorAnswer, jsonAnswer, requestId } from "./respond";
 import { cached, cacheEnabled, type Rendered } from "./response-cache";
 import type { Ctx, RouteSpec, Upload } from "./route";
 
 // The one wrapper every /v1 route runs through. The steps, in this order:
 //   1. request id          every answer carries X-Request-Id
-//   2. parse and validate  zod schemas of path, query and body, photo uploads → 400s, 413
-//   3. authenticate        key → principal (401s)
+//   2. parse and validate  zod schemas of path, query and headers → 400s; the body is not read yet
+//   3. authenticate        key → principal (401s); operator routes authenticate before step 2
 //   4. plan gate           PLAN_REQUIRED / TRIAL_EXPIRED, before any credit is reserved
-//   5. meter acquire       one atomic script: rate, concurrency, credits (429s)
-//   6. handler             the route's own work in lib/<domain>, or its cached rendering
-//   7. card allowance      the answer's cards counted; 403 if new ones exceed the allowance
-//   8. ETag / 304          strong validator over the exact body
-//   9. meter settle        release the slot; refund on 4xx, 5xx and 304, and what a cheaper
+//   5. body                read within the route's limit (413), then validated: JSON by zod,
+//                          a photo sniffed (400s); see body.ts
+//   6. meter acquire       one atomic script: rate, concurrency, credits (429s)
+//   7. handler             the route's own work in lib/<domain>, or its cached rendering
+//   8. card allowance      the answer's cards counted; 403 if new ones exceed the allowance
+//   9. ETag / 304          strong validator over the exact body
+//  10. meter settle        release the slot; refund on 4xx, 5xx and 304, and what a cheaper
 //                          answer did not spend (an empty identify costs its base)
-//  10. headers             cache, meter and request headers, on answers and refusals alike
+//  11. headers             cache, meter and request headers, on answers and refusals alike
+// Nothing of a body is read for a caller who would be refused anyway (steps 2 to 4): a large
+// upload without a key costs the server its headers only.
 
-const MAX_JSON_BODY = 1_000_000;
-
-type Input = { query: Record<string, unknown>; params: Record<string, unknown>; body: unknown; paging: string[]; upload?: Upload };
+type Input = { query: Record<string, unknown>; params: Record<string, unknown>; paging: string[] };
+type Body = { body?: unknown; upload?: Upload };
+const NO_BODY: Body = Object.freeze({});
 
 export async function runRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Promise<Response> {
+  return toResponse(await answerRoute(spec, req, rawParams));
+}
+
+/** runRoute's answer before it is a Response: what the app's servers write to the socket. */
+export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Promise<Answer> {
   const reqId = requestId(req);
   let lease: Lease | undefined;
   let principal: Principal = ANONYMOUS;
   try {
     // Operator routes must not exist for anyone without the token: checked before validation.
     if (spec.auth === "admin") principal = await authenticate(req, "admin");
-    const input = await parseInput(spec, req, rawParams);
+    const input = parseInput(spec, req, rawParams);
     if (spec.auth !== "admin") principal = await authenticate(req, spec.auth);
     const warnings = pagingWarnings(input.paging, principal);
     const cost = spec.auth === "key" ? spec.cost.credits({ query: input.query, params: input.params }) : 0;
     const feature = gatePlan(spec, principal, cost);
+    // Most routes read no body: no await (each one a turn of the microtask queue) for them.
+    const { body, upload } = spec.body || spec.upload ? await readBody(spec, req) : NO_BODY;
     lease = await acquireMeter(spec, principal, cost, feature);
     const ctx: Ctx<any, any, any> = {
-      req, requestId: reqId, query: input.query, params: input.params, body: input.body, upload: input.upload, principal,
+      req, requestId: reqId, query: input.query, params: input.params, body, upload, principal,
       link: (q) => linkTo(spec, req, input.params, q),
     };
-    const rendered = await runHandler(spec, req, ctx, input);
+    const rendered = await runHandler(spec, req, ctx, input.params);
     const res = finish(spec, req, reqId, rendered, warnings);
     const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : {};
     return withHeaders(res, principal, meter);
   } catch (err) {
     const error = toApiError(err, reqId);
-    const meter = error instanceof MeterRefusal ? error.meterHeaders : lease ? (await settleMeter(lease, error.status)) : {};
+    const meter = error instanceof MeterRefusal ? refusalHeaders(error) : lease ? (await settleMeter(lease, error.status)) : {};
     // Every refused answer of a keyed route says it cost nothing, also before the meter ran.
-    return withHeaders(errorResponse(error, reqId), principal, spec.auth === "key" ? { "x-credits-cost": "0", ...meter } : meter);
+    return withHeaders(errorAnswer(error, reqId), principal, spec.auth === "key" ? { "x-credits-cost": "0", ...meter } : meter);
   }
 }
 
@@ -66,7 +80,15 @@ function gatePlan(spec: RouteSpec<any, any, any>, principal: Principal, cost: nu
   return g.feature;
 }
 
-// ── 5. meter acquire ─────────────────────────────────────────────────────────
+// ── 5. body ──────────────────────────────────────────────────────────────────
+
+async function readBody(spec: RouteSpec<any, any, any>, req: Request): Promise<Body> {
+  if (spec.body) return { body: validate(spec.body, await readJson(req), "body", []) };
+  if (spec.upload) return { upload: await readUpload(req, spec.upload.maxBytes) };
+  return {};
+}
+
+// ── 6. meter acquire ─────────────────────────────────────────────────────────
 
 /** A refusal of the meter: it carries the meter's headers, a rejection included. */
 class MeterRefusal extends ApiError {
@@ -75,16 +97,27 @@ class MeterRefusal extends ApiError {
   }
 }
 
+/**
+ * A spent trial feature (identify, centering) is counted inside the meter's script, so that
+ * instances never race on it, but it is a plan decision: like every PLAN_REQUIRED it carries no
+ * quota or rate headers (SPEC.md QUOTA_EXCEEDED details 7), and it reserved nothing.
+ */
+function refusalHeaders(error: MeterRefusal): Record<string, string> {
+  if (error.code !== "PLAN_REQUIRED") return error.meterHeaders;
+  const trial = error.meterHeaders["x-trial-expires-at"];
+  return trial ? { "x-trial-expires-at": trial } : {};
+}
+
 async function acquireMeter(spec: RouteSpec<any, any, any>, principal: Principal, cost: number, feature: string | undefined) {
   if (principal.kind !== "account") return undefined;
   // Outside production only: lets the benchmark measure the meter's own cost on one process.
-  if (process.env.BENCH_UNMETERED === "1" && process.env.NODE_ENV !== "production") return undefined;
+  if (env().NODE_ENV !== "production" && process.env.BENCH_UNMETERED === "1") return undefined;
   const outcome = await acquire(principal.account, { route: spec.operationId, cost, feature });
   if (!outcome.ok) throw new MeterRefusal(outcome.error, outcome.headers);
   return outcome.lease;
 }
 
-// ── 7 and 9. card allowance and settle ───────────────────────────────────────
+// ── 8 and 10. card allowance and settle ──────────────────────────────────────
 
 async function settleMeter(lease: Lease, status: number, cardIds?: string[], credits?: number): Promise<Record<string, string>> {
   const outcome = await settle(lease, status, cardIds, credits);
@@ -92,15 +125,15 @@ async function settleMeter(lease: Lease, status: number, cardIds?: string[], cre
   return outcome.headers;
 }
 
-// ── 10. headers ──────────────────────────────────────────────────────────────
+// ── 11. headers ──────────────────────────────────────────────────────────────
 
-function withHeaders(res: Response, principal: Principal, meter: Record<string, string>): Response {
-  for (const [k, v] of Object.entries(meter)) res.headers.set(k, v);
+function withHeaders(res: Answer, principal: Principal, meter: Record<string, string>): Answer {
+  addHeaders(res.headers, meter);
   if (principal.kind === "account") {
     const a = principal.account;
-    if (a.plan === "trial" && a.trialExpiresAt) res.headers.set("x-trial-expires-at", a.trialExpiresAt);
+    if (a.plan === "trial" && a.trialExpiresAt) res.headers["x-trial-expires-at"] = a.trialExpiresAt;
     // Keyed answers differ by key: a shared cache must not hand one caller's answer to another.
-    res.headers.set("vary", "X-Api-Key, Authorization, Accept-Encoding");
+    res.headers.vary = "X-Api-Key, Authorization, Accept-Encoding";
   }
   return res;
 }
@@ -121,18 +154,49 @@ function pagingWarnings(paging: string[], principal: Principal): string[] {
 // ── 2. parse and validate ────────────────────────────────────────────────────
 
 // PostgreSQL text cannot hold U+0000: refused here once, for every input, instead of
-// surfacing as a database error wherever the value is bound.
+// surfacing as a database error wherever the value is bound. A cursor is opaque: one with a
+// NUL is a malformed cursor like any other (SPEC.md: INVALID_CURSOR).
 function noNul(value: string, parameter: string): void {
-  if (value.includes("\u0000")) {
-    throw new ApiError("INVALID_PARAMETER", `${parameter} contains a NUL character.`, { parameter });
+  if (!value.includes("\u0000")) return;
+  if (parameter === "cursor") {
+    throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter });
   }
+  throw new ApiError("INVALID_PARAMETER", `${parameter} contains a NUL character.`, { parameter });
 }
 
-async function parseInput(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Promise<Input> {
-  const url = new URL(req.url);
+// Catalogue reads are asked the same few ways again and again: their validated input is kept
+// per route, keyed by the exact path parameters and query string, and frozen (handlers read it,
+// never change it). Refusals are not kept: they are worked out again each time.
+const MEMO_MAX = 1000;
+const memos = new WeakMap<RouteSpec<any, any, any>, Map<string, Input>>();
+
+function parseInput(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Input {
+  if (!spec.cache || spec.headers || spec.anyQuery) return parseFresh(spec, req, rawParams);
+  let memo = memos.get(spec);
+  if (!memo) memos.set(spec, (memo = new Map()));
+  const key = `${JSON.stringify(rawParams)}\n${urlOf(req).search}`;
+  let input = memo.get(key);
+  if (!input) {
+    input = deepFreeze(parseFresh(spec, req, rawParams));
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(key, input);
+  }
+  return input;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function parseFresh(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Input {
+  const url = urlOf(req);
   const query: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(rawParams)) if (typeof value === "string") noNul(value, name);
-  if (spec.anyQuery) return { query: {}, params: validate(spec.params ?? z.object({}), rawParams, "path", []) as Record<string, unknown>, body: undefined, paging: [] };
+  if (spec.anyQuery) return { query: {}, params: validate(spec.params ?? z.object({}), rawParams, "path", []) as Record<string, unknown>, paging: [] };
   for (const [k, v] of url.searchParams) {
     if (Object.hasOwn(query, k)) throw new ApiError("INVALID_PARAMETER", `Parameter '${k}' was given more than once.`, { parameter: k });
     noNul(k, "query");
@@ -154,38 +218,7 @@ async function parseInput(spec: RouteSpec<any, any, any>, req: Request, rawParam
     }
     validate(spec.headers, given, "header", []);
   }
-  const body = spec.body ? validate(spec.body, await readJson(req), "body", []) : undefined;
-  const upload = spec.upload ? await readUpload(req, spec.upload.maxBytes) : undefined;
-  return { query: parsedQuery as Record<string, unknown>, params: params as Record<string, unknown>, body, paging, upload };
-}
-
-/** The `image` field of a multipart upload: 413 when too large, 400 INVALID_IMAGE when absent or not an image. */
-async function readUpload(req: Request, maxBytes: number): Promise<Upload> {
-  const tooLarge = () => new ApiError("PAYLOAD_TOO_LARGE", `Uploads are limited to ${maxBytes} bytes.`, { max_bytes: maxBytes });
-  if (Number(req.headers.get("content-length") ?? 0) > maxBytes + 64 * 1024) throw tooLarge();
-  if (!/^multipart\/form-data/i.test(req.headers.get("content-type") ?? "")) {
-    throw new ApiError("INVALID_IMAGE", "Send the photo as multipart/form-data with the file in the field 'image'.", { parameter: "image" });
-  }
-  let file: FormDataEntryValue | null;
-  try {
-    file = (await req.formData()).get("image");
-  } catch {
-    throw new ApiError("INVALID_IMAGE", "The multipart body could not be read.", { parameter: "image" });
-  }
-  if (!file || typeof file === "string") throw new ApiError("INVALID_IMAGE", "The field 'image' must hold a file.", { parameter: "image" });
-  if (file.size > maxBytes) throw tooLarge();
-  const bytes = Buffer.from(await file.arrayBuffer());
-  // The bytes decide, not the declared type: a PNG sent as image/jpg is still a PNG.
-  const sniffed = sniff(bytes);
-  if (!sniffed) throw new ApiError("INVALID_IMAGE", "The file is not a JPEG, PNG or WebP image.", { parameter: "image" });
-  return { bytes, contentType: sniffed };
-}
-
-function sniff(b: Buffer): string | undefined {
-  if (b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
-  if (b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
-  if (b.length > 12 && b.toString("ascii", 0, 4) === "RIFF" && b.toString("ascii", 8, 12) === "WEBP") return "image/webp";
-  return undefined;
+  return { query: parsedQuery as Record<string, unknown>, params: params as Record<string, unknown>, paging };
 }
 
 function validate(schema: z.ZodType, value: unknown, where: "query" | "path" | "body" | "header", validParams: string[]): unknown {
@@ -200,35 +233,20 @@ function rejectUnknown(query: Record<string, string>): Record<string, never> {
   return {};
 }
 
-async function readJson(req: Request): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > MAX_JSON_BODY) throw new ApiError("PAYLOAD_TOO_LARGE", `Bodies are limited to ${MAX_JSON_BODY} bytes.`, { max_bytes: MAX_JSON_BODY });
-  const text = await req.text();
-  if (text.length > MAX_JSON_BODY) throw new ApiError("PAYLOAD_TOO_LARGE", `Bodies are limited to ${MAX_JSON_BODY} bytes.`, { max_bytes: MAX_JSON_BODY });
-  if (!text.trim()) throw new ApiError("INVALID_PARAMETER", "A JSON body is required.", { parameter: "body" });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ApiError("INVALID_PARAMETER", "The body is not valid JSON.", { parameter: "body" });
-  }
-  if (text.includes("\\u0000") || text.includes("\u0000")) throw new ApiError("INVALID_PARAMETER", "The body contains a NUL character.", { parameter: "body" });
-  return parsed;
-}
+// ── 7. handler ───────────────────────────────────────────────────────────────
 
-// ── 6. handler ───────────────────────────────────────────────────────────────
-
-function runHandler(spec: RouteSpec<any, any, any>, req: Request, ctx: Ctx<any, any, any>, input: Input): Promise<Rendered> {
-  if (spec.cache && cacheEnabled()) return cached(spec.cache, cacheKey(spec, req, input.params, ctx.principal), () => withRequest(req, () => render(spec, ctx)));
+function runHandler(spec: RouteSpec<any, any, any>, req: Request, ctx: Ctx<any, any, any>, params: Record<string, unknown>): Promise<Rendered> {
+  if (spec.cache && cacheEnabled()) return cached(spec.cache, cacheKey(spec, req, params, ctx.principal), () => withRequest(req, () => render(spec, ctx)));
   return withRequest(req, () => render(spec, ctx));
 }
 
 async function render(spec: RouteSpec<any, any, any>, ctx: Ctx<any, any, any>): Promise<Rendered> {
   const result = await spec.handler(ctx);
-  if (result.file) return { text: "", status: 200, etag: result.file.etag, headers: result.headers, file: result.file };
-  const text = JSON.stringify(result.body);
+  if (result.file) return { body: EMPTY, status: 200, etag: result.file.etag, headers: result.headers, file: result.file };
+  // Encoded once: a cached answer is sent as these bytes however often it is asked for.
+  const body = Buffer.from(JSON.stringify(result.body));
   const status = result.status ?? spec.successStatus ?? 200;
-  return { text, status, etag: spec.etag && status === 200 ? etagOf(text) : "", headers: result.headers, cardIds: result.cardIds, credits: result.credits };
+  return { body, status, etag: spec.etag && status === 200 ? etagOf(body) : "", headers: result.headers, cardIds: result.cardIds, credits: result.credits };
 }
 
 /**
@@ -236,43 +254,45 @@ async function render(spec: RouteSpec<any, any, any>, ctx: Ctx<any, any, any>): 
  * the plan's view of prices (the trial sees fewer rows than paid plans).
  */
 function cacheKey(spec: RouteSpec<any, any, any>, req: Request, params: Record<string, unknown>, principal: Principal): string {
-  const query = [...new URL(req.url).searchParams].sort((a, b) => (a[0] === b[0] ? a[1].localeCompare(b[1]) : a[0].localeCompare(b[0])));
+  const query = [...urlOf(req).searchParams].sort((a, b) => (a[0] === b[0] ? a[1].localeCompare(b[1]) : a[0].localeCompare(b[0])));
   const view = principal.kind === "account" ? (principal.account.plan === "trial" ? "trial" : "paid") : principal.kind;
   return `${spec.operationId}\n${publicOrigin(req)}\n${view}\n${JSON.stringify(params)}\n${JSON.stringify(query)}`;
 }
 
-// ── 8 and 10. ETag / 304 and headers ─────────────────────────────────────────
+const EMPTY = Buffer.alloc(0);
 
-function finish(spec: RouteSpec<any, any, any>, req: Request, reqId: string, rendered: Rendered, warnings: string[] = []): Response {
+// ── 9 and 11. ETag / 304 and headers ─────────────────────────────────────────
+
+function finish(spec: RouteSpec<any, any, any>, req: Request, reqId: string, rendered: Rendered, warnings: string[] = []): Answer {
   const r = warnings.length ? withWarnings(rendered, warnings) : rendered;
-  const headers = new Headers({ ...CORS, ...r.headers });
-  if (warnings.length) headers.set("warning", warnings.map((w) => `299 - "${w.replace(/"/g, "'")}"`).join(", "));
-  headers.set("x-request-id", reqId);
-  if (spec.cache) headers.set("x-cache", r.hit ? "HIT" : "MISS");
-  if (spec.cacheControl) headers.set("cache-control", spec.cacheControl);
-  else if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+  const headers = addHeaders(corsHeaders(), r.headers);
+  if (warnings.length) headers.warning = warnings.map((w) => `299 - "${w.replace(/"/g, "'")}"`).join(", ");
+  headers["x-request-id"] = reqId;
+  if (spec.cache) headers["x-cache"] = r.hit ? "HIT" : "MISS";
+  if (spec.cacheControl) headers["cache-control"] = spec.cacheControl;
+  else if (!Object.hasOwn(headers, "cache-control")) headers["cache-control"] = "no-store";
   if (r.etag) {
-    headers.set("etag", r.etag);
+    headers.etag = r.etag;
     if (matchesIfNoneMatch(req.headers.get("if-none-match"), r.etag)) {
       void r.file?.stream.cancel();
-      return new Response(null, { status: 304, headers });
+      return { status: 304, headers, body: null };
     }
   }
   if (r.file) {
-    headers.set("content-type", r.file.contentType);
-    headers.set("content-length", String(r.file.size));
-    headers.set("content-disposition", `attachment; filename="${r.file.filename}"`);
-    return new Response(r.file.stream, { status: 200, headers });
+    headers["content-type"] = r.file.contentType;
+    headers["content-length"] = String(r.file.size);
+    headers["content-disposition"] = `attachment; filename="${r.file.filename}"`;
+    return { status: 200, headers, body: r.file.stream };
   }
-  return jsonResponse(r.text, r.status, headers);
+  return jsonAnswer(r.body, r.status, headers);
 }
 
 /** The compatibility mode's meta.warnings, added to a rendered list answer. */
 function withWarnings(r: Rendered, warnings: string[]): Rendered {
-  const body = JSON.parse(r.text) as { meta?: Record<string, unknown> };
-  body.meta = { ...body.meta, warnings };
-  const text = JSON.stringify(body);
-  return { ...r, text, etag: r.etag ? etagOf(text) : "" };
+  const parsed = JSON.parse(r.body.toString("utf8")) as { meta?: Record<string, unknown> };
+  parsed.meta = { ...parsed.meta, warnings };
+  const body = Buffer.from(JSON.stringify(parsed));
+  return { ...r, body, etag: r.etag ? etagOf(body) : "" };
 }
 
 // ── links ────────────────────────────────────────────────────────────────────

@@ -1,68 +1,53 @@
 import { betterAuth } from "better-auth/minimal";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
+import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
 import { getDb, type Db } from "@/lib/db/client";
 import { authAccount, authSession, authUser, authVerification } from "@/lib/db/schema/auth";
-import { enqueue } from "@/lib/mail/outbox";
+import { configuredOrigin, env } from "@/lib/env";
 import { authSecret } from "./secret";
 
-// Dashboard sessions (better-auth): email and password, verification through our own
-// confirmation link, password reset through the recovery page. Built lazily: it needs the
-// database handle, and `next build` must not need a secret.
+// Dashboard sessions (better-auth): email and password. Who may hold a password is decided by
+// lib/accounts, never by better-auth's own sign-up or reset endpoints (app/api/auth exposes
+// only the session routes): a person registers through POST /v1/accounts/register, and a
+// password is set or replaced only with a token mailed to the address (lib/accounts/recovery).
+// Built lazily: it needs the database handle, and `next build` must not need a secret.
+
+export const MIN_PASSWORD = 10;
 
 function build(db: Db) {
-  const baseURL = process.env.BETTER_AUTH_URL ?? process.env.PUBLIC_BASE_URL;
-  const auth = betterAuth({
+  const baseURL = configuredOrigin();
+  const port = env().PORT;
+  return betterAuth({
     appName: "PokéPrice",
     secret: authSecret(),
     baseURL,
     basePath: "/api/auth",
-    trustedOrigins: [baseURL, "http://localhost:3000", "http://127.0.0.1:3000"].filter((o): o is string => !!o),
+    trustedOrigins: [...new Set([baseURL, `http://localhost:${port}`, `http://127.0.0.1:${port}`])],
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: { user: authUser, session: authSession, account: authAccount, verification: authVerification },
     }),
     emailAndPassword: {
       enabled: true,
+      // Sign-in needs a confirmed address; confirmation is our own link (lib/accounts/confirm).
       requireEmailVerification: true,
-      minPasswordLength: 10,
-      resetPasswordTokenExpiresIn: 3600,
+      minPasswordLength: MIN_PASSWORD,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, url, token }) => {
-        // The recovery page asks with an absolute redirect to its own /reset-password: the
-        // link then works on whatever host the person used, configured or not.
-        const callback = new URL(url, "http://localhost").searchParams.get("callbackURL") ?? "";
-        const page = /^https?:\/\//.test(callback) ? callback : `${baseURL ?? "http://localhost:3000"}/reset-password`;
-        await enqueue({
-          to: user.email,
-          subject: "Set your PokéPrice password",
-          text: [
-            "Someone asked to set or reset the password of this PokéPrice account. If it was you, open:",
-            "",
-            `${page}${page.includes("?") ? "&" : "?"}token=${token}`,
-            "",
-            "The link works once and expires in one hour. If it was not you, ignore this mail: nothing changes.",
-          ].join("\n"),
-          kind: "reset_password",
-        });
-      },
-      // A reset proves the person reads the mailbox: the address counts as confirmed.
-      onPasswordReset: async ({ user }) => {
-        const { confirmByAuthUser } = await import("@/lib/accounts/signup");
-        await confirmByAuthUser(user.id);
-        if (!user.emailVerified) await (await auth.$context).internalAdapter.updateUser(user.id, { emailVerified: true });
-      },
     },
-    // Our own confirmation link verifies the address (lib/accounts/confirm.ts), for script
-    // accounts and persons alike; better-auth sends nothing of its own.
     emailVerification: { sendOnSignUp: false, sendOnSignIn: false },
-    // Per-IP limits are ours (lib/accounts/abuse.ts), on the routes that need them.
-    rateLimit: { enabled: false },
+    // Its own limiter stays on for the routes it serves, keyed by the address the app's server
+    // took from the socket; the app's limits (lib/accounts/abuse.ts) come on top.
+    rateLimit: { enabled: true, window: 60, max: 60 },
     telemetry: { enabled: false },
-    advanced: { useSecureCookies: (baseURL ?? "").startsWith("https://") },
+    // Failed sign-ins are the app's to report (lib/accounts/signin.ts); plain lines in server logs.
+    logger: { level: "error", disableColors: true },
+    advanced: {
+      useSecureCookies: baseURL.startsWith("https://"),
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
     plugins: [nextCookies()],
   });
-  return auth;
 }
 
 export type Auth = ReturnType<typeof build>;
@@ -75,16 +60,61 @@ export function getAuth(): Promise<Auth> {
   }));
 }
 
-/** A dashboard user without a password (script accounts): recovery sets one later. */
-export async function createDashboardUser(email: string): Promise<string> {
-  const ctx = await (await getAuth()).$context;
-  const existing = await ctx.internalAdapter.findUserByEmail(email.toLowerCase());
-  if (existing) return existing.user.id;
-  const user = await ctx.internalAdapter.createUser({ email: email.toLowerCase(), name: "", emailVerified: false }, { method: "admin" } as never);
-  return user.id;
+async function context() {
+  return (await getAuth()).$context;
+}
+
+/** The dashboard user with this address, if any. */
+export async function findUserByEmail(email: string): Promise<{ id: string; emailVerified: boolean } | undefined> {
+  const found = await (await context()).internalAdapter.findUserByEmail(email.toLowerCase());
+  return found ? { id: found.user.id, emailVerified: found.user.emailVerified } : undefined;
+}
+
+/**
+ * A dashboard user with a password. `exists` when the address has one already: the caller
+ * decides what an existing user means, nothing is adopted here.
+ */
+export async function createPasswordUser(input: { email: string; password: string; name?: string; verified: boolean }):
+  Promise<{ ok: true; userId: string } | { ok: false; reason: "exists" }> {
+  const ctx = await context();
+  const email = input.email.toLowerCase();
+  if (await ctx.internalAdapter.findUserByEmail(email)) return { ok: false, reason: "exists" };
+  const hash = await ctx.password.hash(input.password);
+  let userId: string;
+  try {
+    userId = (await ctx.internalAdapter.createUser({ email, name: input.name ?? "", emailVerified: input.verified }, { method: "email-password" })).id;
+  } catch (err) {
+    // Two registrations racing for one address: the unique index lets one win.
+    if (await ctx.internalAdapter.findUserByEmail(email)) return { ok: false, reason: "exists" };
+    throw err;
+  }
+  await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+  return { ok: true, userId };
+}
+
+/** Sets (or replaces) a user's password, verifies the address and ends every session. */
+export async function setPassword(userId: string, password: string): Promise<void> {
+  const ctx = await context();
+  const hash = await ctx.password.hash(password);
+  if (await ctx.internalAdapter.findCredentialAccount(userId)) await ctx.internalAdapter.updatePassword(userId, hash);
+  else await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+  await ctx.internalAdapter.updateUser(userId, { emailVerified: true });
+  await ctx.internalAdapter.deleteUserSessions(userId);
+}
+
+/** Removes a user with its sessions and credentials (one nobody ever proved the address of). */
+export async function deleteUser(userId: string): Promise<void> {
+  const ctx = await context();
+  await ctx.internalAdapter.deleteUserSessions(userId);
+  await ctx.internalAdapter.deleteAccounts(userId);
+  await ctx.internalAdapter.deleteUser(userId);
 }
 
 export async function markEmailVerified(authUserId: string): Promise<void> {
-  const ctx = await (await getAuth()).$context;
-  await ctx.internalAdapter.updateUser(authUserId, { emailVerified: true });
+  await (await context()).internalAdapter.updateUser(authUserId, { emailVerified: true });
+}
+
+/** A hash thrown away: paths that must cost what hashing a password costs, to look alike. */
+export async function hashPassword(password: string): Promise<void> {
+  await (await context()).password.hash(password);
 }

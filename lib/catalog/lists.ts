@@ -4,7 +4,7 @@ import { keysetPage, type Link, type PageInput } from "@/lib/api/list";
 import { col, type SortSpec } from "@/lib/api/paging";
 import type { Lang } from "@/lib/api/params";
 import { parseInclude } from "@/lib/api/select";
-import { presentArtist, presentSealed, presentSeries } from "./present";
+import { presentArtist, presentSealed, presentSeries, withImpliedIndex } from "./present";
 import type { Account } from "@/lib/accounts/types";
 import { pricesOf } from "@/lib/prices/embed";
 import {
@@ -89,7 +89,7 @@ async function withSealedPrices(include: Set<string>, data: Record<string, unkno
 }
 
 export async function listSealed(input: SealedListInput, link: Link, account?: Account) {
-  const include = parseInclude(input.include, SEALED_INCLUDES);
+  const include = withImpliedIndex(parseInclude(input.include, SEALED_INCLUDES));
   let setId: string | undefined;
   if (input.set) {
     const set = await findSet(input.set);
@@ -109,7 +109,7 @@ export async function listSealed(input: SealedListInput, link: Link, account?: A
 }
 
 export async function getSealed(id: string, input: { lang?: Lang; include?: string }, account?: Account) {
-  const include = parseInclude(input.include, SEALED_INCLUDES);
+  const include = withImpliedIndex(parseInclude(input.include, SEALED_INCLUDES));
   const row = await selectSealed(id);
   if (!row) throw new ApiError("SEALED_NOT_FOUND", `No sealed product with sku or slug '${id}'.`, { id });
   const data = presentSealed(row, { lang: input.lang, index: include.has("index") }) as Record<string, unknown>;

@@ -13,6 +13,16 @@ export function localName(names: Names | null | undefined, fallback: string, lan
   return pick ?? n.en ?? fallback;
 }
 
+/**
+ * include=prices carries the index fields too (SPEC.md set cards rule 2: "the per-source
+ * breakdown (index included)"): index_eur and last_price_at are present, null where there is
+ * no index, and can be selected and sorted on, exactly as with include=index.
+ */
+export function withImpliedIndex<T extends string>(include: Set<T>): Set<T> {
+  if (include.has("prices" as T)) include.add("index" as T);
+  return include;
+}
+
 export type SetDbRow = {
   id: string; alt_id: string | null; ptcgo_code: string | null; name: string; names: Names; series_id: string;
   series_name: string; print_region: string | null; printed_total: number | null; total: number | null;

@@ -4,7 +4,7 @@ import {
   cursorParam, includeParam, langParam, limitParam, orderByAlias, orderByParam, qParam, selectParam,
 } from "@/lib/api/params";
 import { CARD_FIELDS, CARD_INCLUDES } from "./cards/present";
-import { PRINT_REGIONS } from "@/lib/query";
+import { CARD_LANGUAGES, PRINT_REGIONS } from "@/lib/query";
 import { CARD_SORT } from "./cards/sort";
 
 // Request and response shapes of the catalogue routes. Route files pick these up; the
@@ -19,7 +19,12 @@ export const regionParam = z.enum(PRINT_REGIONS).optional().meta({ description: 
 const Q_HELP = "Lucene-style search: field:value, \"phrases\", * and ? wildcards, !exact, [a TO b] and {a TO b} ranges, " +
   ">= <= > <, -/NOT, AND/OR, parentheses. Fields: name, number, rarity, supertype, subtypes, types, hp, artist, " +
   "national_pokedex_numbers, release_date, regulation_mark, languages, id, set.code, set.region, set.series, set.name. " +
-  "A bare word searches names in every language.";
+  "A bare word searches names in every language. set.region takes WEST, JP, CN or KR, and languages one of " +
+  `${CARD_LANGUAGES.join(", ")}; another value is 400 INVALID_PARAMETER naming the valid ones. ` +
+  "A q that does not parse or names an unknown field is 400 INVALID_QUERY.";
+
+const PRICES_INCLUDE_INDEX = "include=prices includes the index: index_eur and last_price_at are present (null without an index) " +
+  "and can be selected and sorted on, as with include=index.";
 
 const cardListShape = {
   q: qParam(Q_HELP).meta({ example: "name:char* set.region:WEST" }),
@@ -29,7 +34,7 @@ const cardListShape = {
   limit: limitParam(),
   cursor: cursorParam,
   select: selectParam(CARD_FIELDS),
-  include: includeParam(CARD_INCLUDES),
+  include: includeParam(CARD_INCLUDES, PRICES_INCLUDE_INDEX),
   lang: langParam,
 };
 
@@ -104,8 +109,10 @@ export const CardObject = z.object({
   set: z.union([SetSummary, SetObject]).meta({ description: "A summary of the set; the full set with include=set." }),
   updated_at: ts,
   created_at: ts,
-  index_eur: z.number().nullable().optional().meta({ description: "Composite price index in EUR; include=index." }),
-  last_price_at: ts.nullable().optional().meta({ description: "Newest observation behind the index; include=index." }),
+  index_eur: z.number().nullable().optional()
+    .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none." }),
+  last_price_at: ts.nullable().optional()
+    .meta({ description: "Newest observation behind the index; with include=index or include=prices, null when the card has none." }),
   translations: z.record(z.string(), z.object({ name: z.string() })).optional().meta({ description: "include=translations" }),
   images: z.array(z.object({
     face: z.string(), size: z.enum(["SMALL", "NORMAL", "LARGE"]), url: z.string(),
@@ -128,6 +135,8 @@ export const SealedObject = z.object({
   series_id: z.string().nullable(), release_date: date, pack_count: z.number().nullable(), cards_per_pack: z.number().nullable(),
   exclusive: z.boolean(), exclusive_retailer: z.string().nullable(), variants: z.array(z.string()), is_code_card: z.boolean(),
   tcgplayer_product_id: z.number().nullable(), images: z.array(z.unknown()), updated_at: ts, created_at: ts,
-  index_eur: z.number().nullable().optional(), last_price_at: ts.nullable().optional(),
-  prices: z.object({ index: IndexObject, quotes: z.array(QuoteObject) }).optional().meta({ description: "include=prices" }),
+  index_eur: z.number().nullable().optional().meta({ description: "Composite price index in EUR; with include=index or include=prices." }),
+  last_price_at: ts.nullable().optional().meta({ description: "Newest observation behind the index; with include=index or include=prices." }),
+  prices: z.object({ index: IndexObject, quotes: z.array(QuoteObject) }).optional()
+    .meta({ description: "include=prices (which also adds index_eur and last_price_at)" }),
 }).meta({ id: "SealedProduct" });

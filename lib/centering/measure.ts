@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { MAX_INPUT_PIXELS, pixelLimitMessage } from "@/lib/vision/identify";
 import { findCard, grayOf, rectify, widen, type Quad } from "@/lib/vision/outline";
 
 // Centering from a flat scan: the card's outer edges against the background, then, scanning
@@ -121,8 +122,11 @@ function inward(r: Raster, side: Side, line: number, start: number, limit: numbe
 }
 
 export async function measureCentering(input: Buffer): Promise<Measurement> {
-  const img = sharp(input, { failOn: "error" }).rotate();
-  const meta = await img.metadata();
+  const img = sharp(input, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+  const meta = await img.metadata().catch((err: unknown) => {
+    const tooLarge = pixelLimitMessage(err);
+    throw tooLarge ? new MeasureError(tooLarge) : err;
+  });
   const uploaded = { w: meta.autoOrient?.width ?? meta.width ?? 0, h: meta.autoOrient?.height ?? meta.height ?? 0 };
   const photo = await squaredUp(img, uploaded.w);
   if (photo) {

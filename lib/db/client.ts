@@ -2,30 +2,85 @@ import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/p
 import type { SQL } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { Pool } from "pg";
+import type { Pool, PoolConfig } from "pg";
 import { env } from "@/lib/env";
+import { scope } from "@/lib/scope";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 type Handle = { db: Db; kind: "postgres" | "pglite"; pool?: Pool; close: () => Promise<void> };
 
-// One handle per process. Kept on globalThis so Next's dev reloads and test files share it.
-const slot = globalThis as unknown as { __pokedb?: Promise<Handle> };
+/**
+ * Who the connections serve. An app answers requests: a statement that runs for half a minute
+ * is a fault, and it must not hold a connection for ever. A job (refresh-prices, refresh-index,
+ * demo-prices, refresh-catalog) legitimately runs statements of minutes.
+ */
+export type DbRole = "app" | "job";
+
+// One handle per process (and one more for job work inside an app process). Kept on
+// globalThis so Next's dev reloads and test files share them.
+const slot = globalThis as unknown as {
+  __pokedb?: Promise<Handle>; __pokejobdb?: Promise<Handle>; __pokerole?: DbRole; __pokelocks?: Map<number, Promise<void>>;
+};
+// Enabled only while job work runs: afterwards the app's requests pay no promise hooks (lib/scope.ts).
+const jobScope = scope<true>();
 
 export function migrationsFolder(): string {
   return path.join(process.cwd(), "drizzle");
 }
 
-async function openPostgres(url: string): Promise<Handle> {
-  const { Pool } = (await import("pg")).default;
-  const { drizzle } = await import("drizzle-orm/node-postgres");
-  const pool = new Pool({
+function millis(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`${name} must be a whole number of milliseconds (0: no limit), not ${raw}`);
+  return ms;
+}
+
+/** The limits a role's connections get; 0 means none. */
+export function dbTimeouts(role: DbRole): { statementMs: number; connectMs: number } {
+  return {
+    statementMs: role === "app" ? millis("PG_STATEMENT_TIMEOUT_MS", 30_000) : millis("PG_JOB_STATEMENT_TIMEOUT_MS", 0),
+    connectMs: millis("PG_CONNECT_TIMEOUT_MS", 5_000),
+  };
+}
+
+export function poolConfig(url: string, role: DbRole): PoolConfig {
+  const t = dbTimeouts(role);
+  return {
     connectionString: url,
     max: Number(process.env.PG_POOL_MAX ?? 10),
-    // Timestamps leave the database as RFC 3339 in UTC whatever the server's zone.
-    options: "-c TimeZone=UTC",
-  });
+    // A server that does not answer, or a pool whose connections are all busy for this long,
+    // fails the query (a 503 to API callers) instead of queueing it without end.
+    connectionTimeoutMillis: t.connectMs,
+    // Timestamps leave the database as RFC 3339 in UTC whatever the server's zone. The statement
+    // limit is a session setting, explicit even when 0, so a server-wide default cannot cut a job short.
+    options: `-c TimeZone=UTC -c statement_timeout=${t.statementMs}`,
+  };
+}
+
+/** Before the first query: this process runs jobs, whose connections get the job limits. */
+export function setDbRole(role: DbRole): void {
+  if (slot.__pokedb && (slot.__pokerole ?? "app") !== role) throw new Error("setDbRole after the database was opened");
+  slot.__pokerole = role;
+}
+
+/**
+ * Job work inside an app process (the first start's demo prices, the identification index):
+ * the queries `fn` makes run on a pool of their own with the job limits.
+ */
+export function asJob<T>(fn: () => Promise<T>): Promise<T> {
+  // A job process has the job limits everywhere. Entering the scope there would switch on
+  // Node 20's promise hooks for the whole run, a cost on every await of a feed file's lines.
+  if ((slot.__pokerole ?? "app") === "job") return fn();
+  return jobScope.run(true, fn);
+}
+
+async function openPostgres(url: string, role: DbRole): Promise<Handle> {
+  const { Pool } = (await import("pg")).default;
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const pool = new Pool(poolConfig(url, role));
   // An idle connection the server ends (a restart, a dropped database) is an event, not a
   // crash: the pool replaces it, and the next query reports any real problem.
   pool.on("error", (err) => console.error("[db] idle connection lost:", err.message));
@@ -40,8 +95,37 @@ async function openPglite(dir: string): Promise<Handle> {
   mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
   const client = await PGlite.create(path.resolve(dir));
   await client.exec("SET TimeZone = 'UTC'");
+  handBackAfterEachStatement(client);
   const db = drizzle(client, { schema }) as unknown as Db;
   return { db, kind: "pglite", close: () => client.close() };
+}
+
+type Queryable = { query: (...args: never[]) => Promise<unknown> };
+
+/**
+ * PGlite runs its statements in this thread and resolves them without real I/O: a job awaiting
+ * one statement after another would chain promises for minutes while timers and sockets wait
+ * (the server stopped answering during the first start's demo prices). Each statement, inside a
+ * transaction too, hands the event loop a turn before its caller goes on (lib/jobs/pace.ts).
+ */
+function handBackAfterEachStatement(client: Queryable & { transaction: (fn: (tx: Queryable) => Promise<unknown>) => Promise<unknown> }): void {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const wrap = (target: Queryable) => {
+    const query = target.query.bind(target);
+    target.query = (async (...args: never[]) => {
+      try {
+        return await query(...args);
+      } finally {
+        await turn();
+      }
+    }) as Queryable["query"];
+  };
+  wrap(client);
+  const transaction = client.transaction.bind(client);
+  client.transaction = (fn) => transaction((tx) => {
+    wrap(tx);
+    return fn(tx);
+  });
 }
 
 async function open(): Promise<Handle> {
@@ -49,14 +133,21 @@ async function open(): Promise<Handle> {
   const { migratePostgres, migratePglite } = await import("./migrate");
   if (DATABASE_URL) {
     await migratePostgres(DATABASE_URL);
-    return openPostgres(DATABASE_URL);
+    return openPostgres(DATABASE_URL, slot.__pokerole ?? "app");
   }
   const handle = await openPglite(PGLITE_DIR);
   await migratePglite(handle.db);
   return handle;
 }
 
-function handle(): Promise<Handle> {
+/** The job pool of an app process; PGlite has one connection and no limits, so it is the main handle. */
+async function openJobPool(): Promise<Handle> {
+  const main = await mainHandle();
+  const url = env().DATABASE_URL;
+  return main.kind === "postgres" && url ? openPostgres(url, "job") : main;
+}
+
+function mainHandle(): Promise<Handle> {
   if (!slot.__pokedb) {
     slot.__pokedb = open().catch((err) => {
       slot.__pokedb = undefined;
@@ -64,6 +155,64 @@ function handle(): Promise<Handle> {
     });
   }
   return slot.__pokedb;
+}
+
+function handle(): Promise<Handle> {
+  if (!jobScope.get() || (slot.__pokerole ?? "app") === "job") return mainHandle();
+  if (!slot.__pokejobdb) {
+    slot.__pokejobdb = openJobPool().catch((err) => {
+      slot.__pokejobdb = undefined;
+      throw err;
+    });
+  }
+  return slot.__pokejobdb;
+}
+
+/**
+ * Runs `fn` holding a session advisory lock: across processes on PostgreSQL, on a connection of
+ * its own (a holder that dies frees the lock with its connection), and within this process,
+ * where PGlite's single session would otherwise grant it to everyone. A caller that finds the
+ * lock held waits for it, after `onWait` has said so.
+ */
+export async function withAdvisoryLock<T>(key: number, fn: () => Promise<T>, onWait: () => void = () => {}): Promise<T> {
+  const held = (slot.__pokelocks ??= new Map());
+  const before = held.get(key);
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  // Queued synchronously: two calls made together are ordered before either awaits.
+  const tail = before ? before.then(() => mine) : mine;
+  held.set(key, tail);
+  try {
+    if (before) {
+      onWait();
+      await before;
+    }
+    return await withServerLock(key, fn, before ? () => {} : onWait);
+  } finally {
+    release();
+    if (held.get(key) === tail) held.delete(key);
+  }
+}
+
+async function withServerLock<T>(key: number, fn: () => Promise<T>, onWait: () => void): Promise<T> {
+  const url = env().DATABASE_URL;
+  if (!url || (await mainHandle()).kind !== "postgres") return fn();
+  const { Client } = (await import("pg")).default;
+  // Not from the pool: the lock outlives any one query, and no query may cut the wait short.
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: dbTimeouts("job").connectMs, options: "-c statement_timeout=0" });
+  client.on("error", (err) => console.error(`[db] advisory lock ${key}: connection lost:`, err.message));
+  await client.connect();
+  try {
+    const [got] = (await client.query<{ ok: boolean }>("select pg_try_advisory_lock($1) as ok", [key])).rows;
+    if (!got?.ok) {
+      onWait();
+      await client.query("select pg_advisory_lock($1)", [key]);
+    }
+    return await fn();
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [key]).catch(() => undefined);
+    await client.end().catch(() => undefined);
+  }
 }
 
 export async function getDb(): Promise<Db> {
@@ -75,9 +224,13 @@ export async function dbKind(): Promise<Handle["kind"]> {
 }
 
 export async function closeDb(): Promise<void> {
-  const h = slot.__pokedb;
+  const [main, job] = [slot.__pokedb, slot.__pokejobdb];
   slot.__pokedb = undefined;
-  if (h) await (await h).close();
+  slot.__pokejobdb = undefined;
+  const jobHandle = job ? await job.catch(() => undefined) : undefined;
+  const mainH = main ? await main : undefined;
+  if (jobHandle && jobHandle !== mainH) await jobHandle.close();
+  if (mainH) await mainH.close();
 }
 
 const dialect = new PgDialect();

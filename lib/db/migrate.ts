@@ -1,4 +1,4 @@
-import { migrationsFolder } from "./client";
+import { dbTimeouts, migrationsFolder } from "./client";
 import type { Db } from "./client";
 
 // Several app instances may start together against one PostgreSQL: a session advisory
@@ -9,7 +9,7 @@ export async function migratePostgres(url: string): Promise<void> {
   const { Client } = (await import("pg")).default;
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const client = new Client({ connectionString: url });
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: dbTimeouts("app").connectMs });
   await client.connect();
   try {
     // Notices about existing schemas and tables are expected on every start.

@@ -1,4 +1,4 @@
-import { closeDb } from "@/lib/db/client";
+import { closeDb, setDbRole } from "@/lib/db/client";
 
 // `npm run job -- <name> [--flag value ...]`. One file per job exports run(args) → exit code.
 const JOBS: Record<string, () => Promise<{ run: (args: Map<string, string>) => Promise<number> }>> = {
@@ -36,6 +36,8 @@ async function main(): Promise<number> {
     console.error(`usage: npm run job -- <${Object.keys(JOBS).join("|")}> [--source DIR] [--watch]`);
     return 2;
   }
+  // Jobs run statements of minutes (a feed file's batch, the index, a vacuum): not the app's limit.
+  setDbRole("job");
   try {
     return await (await load()).run(parseArgs(rest));
   } finally {

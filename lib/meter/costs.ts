@@ -96,4 +96,6 @@ export const COSTS = {
   centeringGrade: { ...fixed(1), minPlan: "growth", trial: "credits" },
   centeringStandards: { ...fixed(1), minPlan: "growth", trial: "credits" },
   account: { credits: () => 0, text: "0 credits; answers after trial expiry" },
+  billing: { credits: () => 0, text: "0 credits; answers after trial expiry, when suspended and after cancellation" },
+  billingWebhook: free("free; no key: Stripe signs the body (Stripe-Signature)"),
 } satisfies Record<string, CostRule>;

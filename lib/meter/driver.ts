@@ -1,3 +1,4 @@
+import { flushLedgerSoon } from "./ledger";
 import { MemoryMeter } from "./memory";
 import { ioredisClient, ScriptMeter, upstashClient, type ScriptClient } from "./redis";
 import type { MeterDriver } from "./types";
@@ -17,10 +18,28 @@ async function open(): Promise<MeterDriver> {
       commandTimeout: Number(process.env.REDIS_TIMEOUT_MS ?? 300),
       connectTimeout: 2000,
       maxRetriesPerRequest: 0,
-      enableAutoPipelining: true,
+      // A command issued while disconnected fails at once instead of waiting for the reconnect:
+      // sent late, an acquire would charge a call that was already served uncounted.
+      enableOfflineQueue: false,
+      // Calls still leave one write per turn of the event loop: ioredisClient corks the socket.
+      enableAutoPipelining: false,
       retryStrategy: (times) => Math.min(times * 200, 2000),
     });
-    redis.on("error", () => undefined); // reported per request as METER_UNAVAILABLE / degraded
+    // Reported per request as METER_UNAVAILABLE / degraded. Redis failing, or back after a
+    // failure, may have lost its data: a rebuild must find this instance's calls in the ledger.
+    redis.on("error", flushLedgerSoon);
+    redis.on("reconnecting", flushLedgerSoon);
+    redis.on("ready", flushLedgerSoon);
+    // Without an offline queue, the first calls need the connection up: wait for it, briefly.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off("ready", done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2000);
+      redis.once("ready", done);
+    });
     return new ScriptMeter(ioredisClient(redis));
   }
   if (process.env.UPSTASH_REDIS_REST_URL && process.env.UPSTASH_REDIS_REST_TOKEN) {
@@ -32,7 +51,24 @@ async function open(): Promise<MeterDriver> {
 }
 
 export function meterDriver(): Promise<MeterDriver> {
-  return (slot.__meter ??= open());
+  if (!slot.__meter) {
+    const opening: Promise<MeterDriver> = open().then((driver) => {
+      opened.set(opening, driver);
+      return driver;
+    });
+    slot.__meter = opening;
+  }
+  return slot.__meter;
+}
+
+// The driver once open, for the request's path to use without an await (closeMeter or a test
+// replacing slot.__meter starts over with another promise).
+const opened = new WeakMap<Promise<MeterDriver>, MeterDriver>();
+
+/** The meter's driver if it is open already, else undefined (then await meterDriver()). */
+export function openMeterDriver(): MeterDriver | undefined {
+  const m = slot.__meter;
+  return m && opened.get(m);
 }
 
 export async function closeMeter(): Promise<void> {

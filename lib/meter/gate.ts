@@ -2,8 +2,8 @@ import type { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
 import type { CostRule } from "./costs";
 import { atLeast, PLANS, TRIAL_FEATURE_CALLS } from "./plans";
-import { isConfirmed, isTrial, trialExpired } from "./policy";
-import { confirmEmailStep, planRequired, trialExpiredError, upgradeStep } from "./refusals";
+import { isConfirmed, isTrial, standing, trialExpired } from "./policy";
+import { confirmEmailStep, payInvoiceStep, planRequired, subscribeStep, trialExpiredError, upgradeStep } from "./refusals";
 
 // Step 4 of the pipeline, before any credit is reserved: is this route open to the plan?
 // Returns the refusal, or the counted feature the meter must charge a trial call to.
@@ -12,14 +12,8 @@ export type GateOutcome = { ok: true; feature?: string } | { ok: false; error: A
 
 export function gate(account: Account, rule: CostRule, cost: number, now = Date.now()): GateOutcome {
   const credited = cost > 0;
-  if (credited && account.status !== "active") {
-    return {
-      ok: false,
-      error: planRequired(`The subscription is ${account.status}. Reactivate it to call credited routes.`, {
-        status: account.status, next_step: upgradeStep(account.plan === "trial" ? "developer" : account.plan, "The subscription is not active."),
-      }),
-    };
-  }
+  const held = credited ? standingRefusal(account, now) : undefined;
+  if (held) return { ok: false, error: held };
   if (credited && trialExpired(account, now)) return { ok: false, error: trialExpiredError(account) };
   const min = rule.minPlan;
   if (!min || atLeast(account.plan, min)) return { ok: true };
@@ -41,4 +35,20 @@ export function gate(account: Account, rule: CostRule, cost: number, now = Date.
       plan: account.plan, plan_required: min, next_step: upgradeStep(min, `${PLANS[min].plan} opens this route.`),
     }),
   };
+}
+
+/** A canceled subscription, or one suspended for an unpaid invoice, serves no credited route. */
+function standingRefusal(account: Account, now: number): ApiError | undefined {
+  const s = standing(account, now);
+  if (s === "canceled") {
+    return planRequired("The subscription is canceled. Subscribe again to call credited routes; zero-cost routes still answer.", {
+      status: "canceled", plan: account.plan, next_step: subscribeStep(account.plan === "trial" ? "developer" : account.plan),
+    });
+  }
+  if (s === "suspended") {
+    return planRequired("The account is suspended: its subscription has an unpaid invoice. Pay it to resume; zero-cost routes still answer.", {
+      status: "suspended", plan: account.plan, next_step: payInvoiceStep(account),
+    });
+  }
+  return undefined;
 }

@@ -1,43 +1,66 @@
 // The meter's decisions as Redis scripts: each runs atomically, so instances never race
 // between reading a counter and writing it. No shebang flags: Redis 7.0 rejects some.
+//
+// A period's counters count only once it is seeded: its `seeded` key holds the random
+// generation SEED wrote when it rebuilt them from the ledger. While a period is unseeded (Redis
+// lost its data, or never had it) no script writes a counter of it, so the next seed finds
+// nothing it would have to trust and rebuilds every counter from the ledger.
+
+// Counters of a seeded period all exist (the seed wrote them), but a past day's, which no
+// longer decides anything: only existing counters move, so none appears without its expiry.
+const ADJUST_FN = `
+local function adjust(key, by)
+  if by ~= 0 and redis.call('EXISTS', key) == 1 then redis.call('INCRBY', key, by) end
+end
+local function holdRebuild(hold, ms)
+  if ms > 0 then redis.call('SET', hold, '1', 'PX', ms) end
+end
+`;
 
 // Applies the settles of answers that decided nothing (no card allowance): releases each slot,
-// gives refunds back, adds each answer's cards. Shared by SETTLE_MANY and ACQUIRE, which takes
-// an instance's pending settles along so that a request costs one round trip.
-// ARGV from `from`: per answer leaseId refundCredits cardCount cardId… → new cards per answer.
-const SETTLE_BATCH_FN = `
-local function settleBatch(leases, credits, daily, cards, ttl, from)
+// adds each answer's cards, and moves the credits: under the answer's own generation its
+// reservation is in the counters, so a refund gives it back; under a generation rebuilt since,
+// it is not, so a served answer adds what it charged. In an unseeded period nothing is counted
+// (-1) and the rebuild is held back until the answers' ledger rows are written. Shared by
+// SETTLE_MANY and ACQUIRE, which takes an instance's pending settles along (one round trip).
+// ARGV from `from`: per answer leaseId generation refundCredits charged cardCount cardId…
+const SETTLE_BATCH_FN = ADJUST_FN + `
+local function settleBatch(leases, seeded, credits, daily, cards, hold, ttl, holdMs, from)
+  local gen = redis.call('GET', seeded)
   local out = {}
+  local delta = 0
   local i = from
-  local refund = 0
   while i <= #ARGV do
     redis.call('ZREM', leases, ARGV[i])
-    refund = refund + tonumber(ARGV[i + 1])
-    local n = tonumber(ARGV[i + 2])
-    local fresh = 0
-    for j = i + 3, i + 2 + n do
-      fresh = fresh + redis.call('SADD', cards, ARGV[j])
+    local n = tonumber(ARGV[i + 4])
+    if not gen then
+      out[#out + 1] = -1
+    else
+      if ARGV[i + 1] == gen then delta = delta - tonumber(ARGV[i + 2]) else delta = delta + tonumber(ARGV[i + 3]) end
+      local fresh = 0
+      for j = i + 5, i + 4 + n do
+        fresh = fresh + redis.call('SADD', cards, ARGV[j])
+      end
+      if fresh > 0 then redis.call('EXPIRE', cards, ttl) end
+      out[#out + 1] = fresh
     end
-    if fresh > 0 then redis.call('EXPIRE', cards, ttl) end
-    out[#out + 1] = fresh
-    i = i + 3 + n
+    i = i + 5 + n
   end
-  if refund > 0 then
-    redis.call('DECRBY', credits, refund)
-    redis.call('DECRBY', daily, refund)
-  end
+  if not gen and #out > 0 then holdRebuild(hold, holdMs) end
+  adjust(credits, delta)
+  adjust(daily, delta)
   return out
 end
 `;
 
 /**
- * KEYS: bucket, leases, credits, seeded, daily, feature, cards
+ * KEYS: bucket, leases, credits, seeded, daily, feature, cards, hold
  * ARGV: now|'' rate burst perMinute maxInFlight leaseId leaseTtlMs cost creditLimit dailyCap
- *       featureLimit periodTtlS, then pending settles of the same account, period and day
+ *       featureLimit periodTtlS holdMs, then pending settles of the same account, period and day
  * → {outcome, tokens, fullInMs, creditsUsed, dailyUsed, retryAfterMs, featureUsed, cardsUsed, inFlight,
- *    new cards of each pending settle…}
+ *    generation, new cards of each pending settle…}
  * The pending settles apply first, whatever the outcome. Refusals reserve nothing. The
- * per-minute window lives in the bucket's hash.
+ * per-minute window lives in the bucket's hash. Unseeded: retryAfterMs is what is left of a hold.
  */
 export const ACQUIRE = SETTLE_BATCH_FN + `
 local now = tonumber(ARGV[1])
@@ -48,8 +71,8 @@ end
 local rate, burst, perMinute = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local maxIn, lease, leaseTtl = tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
 local cost, creditLimit, dailyCap = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local featureLimit, ttl = tonumber(ARGV[11]), tonumber(ARGV[12])
-local settled = settleBatch(KEYS[2], KEYS[3], KEYS[5], KEYS[7], ttl, 13)
+local featureLimit, ttl, holdMs = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
+local settled = settleBatch(KEYS[2], KEYS[4], KEYS[3], KEYS[5], KEYS[7], KEYS[8], ttl, holdMs, 14)
 local function tail(r)
   for _, v in ipairs(settled) do r[#r + 1] = v end
   return r
@@ -59,7 +82,8 @@ local used = tonumber(redis.call('GET', KEYS[3]) or '0')
 local daily = tonumber(redis.call('GET', KEYS[5]) or '0')
 local feature = tonumber(redis.call('GET', KEYS[6]) or '0')
 local cards = redis.call('SCARD', KEYS[7])
-if redis.call('EXISTS', KEYS[4]) == 0 then return tail({6, 0, 0, used, daily, 0, feature, cards, 0}) end
+local gen = redis.call('GET', KEYS[4])
+if not gen then return tail({6, 0, 0, used, daily, math.max(0, redis.call('PTTL', KEYS[8])), feature, cards, 0, ''}) end
 
 local b = redis.call('HMGET', KEYS[1], 't', 'ts', 'wm', 'wc')
 local tokens, ts = tonumber(b[1]), tonumber(b[2])
@@ -71,7 +95,7 @@ if tonumber(b[3]) == minute then wc = tonumber(b[4]) or 0 end
 
 local inFlight = 0
 local function out(code, retry)
-  return tail({code, math.floor(tokens), math.ceil((burst - tokens) * 1000 / rate), used, daily, retry, feature, cards, inFlight})
+  return tail({code, math.floor(tokens), math.ceil((burst - tokens) * 1000 / rate), used, daily, retry, feature, cards, inFlight, gen})
 end
 if tokens < 1 then return out(1, math.ceil((1 - tokens) * 1000 / rate)) end
 if perMinute > 0 and wc >= perMinute then return out(1, 60000 - (now % 60000)) end
@@ -91,6 +115,8 @@ redis.call('PEXPIRE', KEYS[2], leaseTtl + 1000)
 if cost > 0 then
   used = redis.call('INCRBY', KEYS[3], cost)
   redis.call('EXPIRE', KEYS[3], ttl)
+  -- The generation lives as long as the credits it stands for.
+  redis.call('EXPIRE', KEYS[4], ttl)
   daily = redis.call('INCRBY', KEYS[5], cost)
   redis.call('EXPIRE', KEYS[5], 172800)
 end
@@ -102,64 +128,84 @@ return out(0, 0)
 `;
 
 /**
- * KEYS: leases, credits, daily, feature, cards
- * ARGV: leaseId refund(0|1) cost featureCounted(0|1) cardLimit periodTtlS partial cardId...
- * → {allowed(1|0), cardsBefore, cardsAfter, newCards}
+ * KEYS: leases, credits, daily, feature, cards, seeded, hold
+ * ARGV: leaseId refund(0|1) cost featureCounted(0|1) cardLimit periodTtlS partial generation holdMs cardId...
+ * → {allowed(1|0), cardsBefore, cardsAfter, newCards, state(0 current|1 reseeded|2 unseeded)}
  * Releases the request's slot; gives credits back on a refund (`partial` of them on an answer
  * that cost less than it reserved); counts the answer's cards, refusing (and giving everything
- * back) when they are new and the allowance is already spent.
+ * back) when they are new and the allowance is already spent. Under a generation rebuilt since
+ * the acquire, the rebuild read the ledger before this answer was recorded: a served answer
+ * adds what it charged, a refund changes nothing. Unseeded: nothing is counted or decided.
  */
-export const SETTLE = `
+export const SETTLE = ADJUST_FN + `
 redis.call('ZREM', KEYS[1], ARGV[1])
+local gen = redis.call('GET', KEYS[6])
+if not gen then
+  holdRebuild(KEYS[7], tonumber(ARGV[9]))
+  return {1, 0, 0, 0, 2}
+end
+local current = gen == ARGV[8]
 local refund, cost, feat = ARGV[2] == '1', tonumber(ARGV[3]), ARGV[4] == '1'
 local limit, ttl, partial = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local state = 1
+if current then state = 0 end
+local function move(credits, calls)
+  adjust(KEYS[2], credits)
+  adjust(KEYS[3], credits)
+  if feat then adjust(KEYS[4], calls) end
+end
 local function giveBack()
-  if cost > 0 then
-    redis.call('DECRBY', KEYS[2], cost)
-    redis.call('DECRBY', KEYS[3], cost)
-  end
-  if feat then redis.call('DECR', KEYS[4]) end
+  if current then move(-cost, -1) end
+end
+local function keep()
+  if current then move(-partial, 0) else move(cost - partial, 1) end
 end
 local before = redis.call('SCARD', KEYS[5])
 if refund then
   giveBack()
-  return {1, before, before, 0}
+  return {1, before, before, 0, state}
 end
 local fresh = 0
-for i = 8, #ARGV do
+for i = 10, #ARGV do
   if redis.call('SISMEMBER', KEYS[5], ARGV[i]) == 0 then fresh = fresh + 1 end
 end
 if limit >= 0 and before >= limit and fresh > 0 then
   giveBack()
-  return {0, before, before, fresh}
+  return {0, before, before, fresh, state}
 end
-if partial > 0 then
-  redis.call('DECRBY', KEYS[2], partial)
-  redis.call('DECRBY', KEYS[3], partial)
-end
+keep()
 if fresh > 0 then
-  for i = 8, #ARGV, 500 do
+  for i = 10, #ARGV, 500 do
     redis.call('SADD', KEYS[5], unpack(ARGV, i, math.min(i + 499, #ARGV)))
   end
   redis.call('EXPIRE', KEYS[5], ttl)
 end
-return {1, before, before + fresh, fresh}
+return {1, before, before + fresh, fresh, state}
 `;
 
 /**
- * KEYS: credits, seeded, daily, cards
- * ARGV: credits daily periodTtlS cardId...
- * Counters that exist already (another instance seeded them, or charges began) win.
+ * KEYS: credits, seeded, daily, cards, hold, then one feature counter per feature
+ * ARGV: generation credits daily periodTtlS, one value per feature, then cardId...
+ * → 1 seeded, 0 already seeded (by another instance: its counters win), -1 held back by a settle.
+ * Every counter is written from the ledger: nothing of an unseeded period is worth keeping.
  */
 export const SEED = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[3])
-redis.call('SET', KEYS[3], ARGV[2], 'NX', 'EX', 172800)
-for i = 4, #ARGV, 500 do
+if redis.call('EXISTS', KEYS[5]) == 1 then return -1 end
+local ttl = ARGV[4]
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
+redis.call('SET', KEYS[3], ARGV[3], 'EX', 172800)
+local features = #KEYS - 5
+for f = 1, features do
+  redis.call('SET', KEYS[5 + f], ARGV[4 + f], 'EX', ttl)
+end
+redis.call('DEL', KEYS[4])
+local from = 5 + features
+for i = from, #ARGV, 500 do
   redis.call('SADD', KEYS[4], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
-if #ARGV >= 4 then redis.call('EXPIRE', KEYS[4], ARGV[3]) end
-redis.call('SET', KEYS[2], '1', 'EX', ARGV[3])
+if #ARGV >= from then redis.call('EXPIRE', KEYS[4], ttl) end
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ttl)
 return 1
 `;
 
@@ -172,27 +218,40 @@ if n > tonumber(ARGV[1]) then return {0, n, ttl} end
 return {1, n, ttl}
 `;
 
-/** KEYS: credits, daily, cards, feature… → {creditsUsed, dailyUsed, cardsUsed, featureUsed…}. Reads only. */
+/** KEYS: credits, daily, cards, seeded, feature… → {creditsUsed, dailyUsed, cardsUsed, generation|'', featureUsed…}. Reads only. */
 export const PEEK = `
-local out = {tonumber(redis.call('GET', KEYS[1]) or '0'), tonumber(redis.call('GET', KEYS[2]) or '0'), redis.call('SCARD', KEYS[3])}
-for i = 4, #KEYS do out[#out + 1] = tonumber(redis.call('GET', KEYS[i]) or '0') end
+local out = {tonumber(redis.call('GET', KEYS[1]) or '0'), tonumber(redis.call('GET', KEYS[2]) or '0'), redis.call('SCARD', KEYS[3]), redis.call('GET', KEYS[4]) or ''}
+for i = 5, #KEYS do out[#out + 1] = tonumber(redis.call('GET', KEYS[i]) or '0') end
 return out
 `;
 
-/** KEYS: credits, seeded; ARGV: used periodTtlS. An operator sets the period's spent credits. */
+/**
+ * KEYS: credits, seeded; ARGV: used periodTtlS → {applied(1|0), previous}. An operator sets a
+ * seeded period's spent credits; an unseeded one must be rebuilt first, or its other counters would be lost.
+ */
 export const SET_CREDITS = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return {0, 0} end
+local before = tonumber(redis.call('GET', KEYS[1]) or '0')
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-redis.call('SET', KEYS[2], '1', 'EX', ARGV[2])
-return 1
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return {1, before}
+`;
+
+/** KEYS: the marker → milliseconds since it was written, by this call when it was missing (Redis's clock). */
+export const AGE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('SET', KEYS[1], now, 'NX')
+return now - tonumber(redis.call('GET', KEYS[1]))
 `;
 
 /**
  * Several settles of one account in one call (the answers of a burst). No allowance is decided
  * here: only answers without a card allowance come this way.
- * KEYS: leases, credits, daily, cards
- * ARGV: periodTtlS, then per answer: leaseId refundCredits cardCount cardId…
- * → the new distinct cards of each answer, in order
+ * KEYS: leases, seeded, credits, daily, cards, hold
+ * ARGV: periodTtlS holdMs, then per answer: leaseId generation refundCredits charged cardCount cardId…
+ * → the new distinct cards of each answer, in order (-1: the period was unseeded)
  */
 export const SETTLE_MANY = SETTLE_BATCH_FN + `
-return settleBatch(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[1]), 2)
+return settleBatch(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], tonumber(ARGV[1]), tonumber(ARGV[2]), 3)
 `;

@@ -1,6 +1,6 @@
 import {
-  keys, Outcome, type AcquireInput, type AcquireResult, type BatchSettle, type MeterDriver, type SeedInput, type SettleInput,
-  type SettleResult,
+  keys, MARKER_KEY, newGeneration, Outcome, UNSETTLED, type AcquireInput, type AcquireResult, type BatchSettle, type MeterDriver, type SeedInput,
+  type SeedResult, type SettleInput, type SettleResult,
 } from "./types";
 
 // The embedded default: the Lua scripts' semantics over in-process maps, for one instance.
@@ -9,11 +9,14 @@ import {
 
 type Expiring<T> = { value: T; until: number };
 
+const DAILY_TTL_MS = 172_800_000;
+
 export class MemoryMeter implements MeterDriver {
   readonly name = "memory";
+  readonly shared = false;
   private readonly store = new Map<string, Expiring<unknown>>();
 
-  private get<T>(key: string, _now?: number): T | undefined {
+  private get<T>(key: string): T | undefined {
     const e = this.store.get(key);
     if (!e) return undefined;
     if (e.until <= Date.now()) {
@@ -22,28 +25,46 @@ export class MemoryMeter implements MeterDriver {
     }
     return e.value as T;
   }
-  private set(key: string, value: unknown, ttlMs: number, _now?: number): void {
+  private set(key: string, value: unknown, ttlMs: number): void {
     this.store.set(key, { value, until: Date.now() + ttlMs });
   }
-  private num(key: string, _now?: number): number {
+  private num(key: string): number {
     return this.get<number>(key) ?? 0;
   }
-  private cardSet(key: string, _now?: number): Set<string> {
+  private cardSet(key: string): Set<string> {
     return this.get<Set<string>>(key) ?? new Set();
+  }
+  /** As the scripts: only existing counters move, so none appears without its expiry. */
+  private adjust(key: string, by: number): void {
+    if (by === 0 || this.get(key) === undefined) return;
+    (this.store.get(key) as Expiring<number>).value += by;
+  }
+  private holdRebuild(account: string, period: string, ms: number): void {
+    if (ms > 0) this.set(keys(account, period, "", "").hold, 1, ms);
+  }
+  private releaseLease(leasesKey: string, leaseId: string): void {
+    const leases = this.get<Record<string, number>>(leasesKey);
+    if (leases) delete leases[leaseId];
   }
 
   async acquire(i: AcquireInput): Promise<AcquireResult> {
     const now = i.now ?? Date.now();
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
-    const settled = this.settleBatch(i.account, i.creditPeriod, i.day, i.periodTtlS, i.settles ?? []);
-    let used = this.num(k.credits, now);
-    let daily = this.num(k.daily, now);
-    let feature = this.num(k.feature, now);
-    const cards = this.cardSet(k.cards, now).size;
-    if (this.get(k.seeded, now) === undefined) {
-      return { outcome: Outcome.UNSEEDED, tokens: 0, fullInMs: 0, creditsUsed: used, dailyUsed: daily, retryAfterMs: 0, featureUsed: feature, cardsUsed: cards, inFlight: 0, settled };
+    const settled = this.settleBatch(i.account, i.creditPeriod, i.day, i.periodTtlS, i.settles ?? [], i.holdMs ?? 0);
+    let used = this.num(k.credits);
+    let daily = this.num(k.daily);
+    let feature = this.num(k.feature);
+    const cards = this.cardSet(k.cards).size;
+    const generation = this.get<string>(k.seeded);
+    if (generation === undefined) {
+      const held = this.store.get(k.hold);
+      const retryAfterMs = held && this.get(k.hold) !== undefined ? held.until - Date.now() : 0;
+      return {
+        outcome: Outcome.UNSEEDED, tokens: 0, fullInMs: 0, creditsUsed: used, dailyUsed: daily, retryAfterMs, featureUsed: feature,
+        cardsUsed: cards, inFlight: 0, generation: "", settled,
+      };
     }
-    const bucket = this.get<{ t: number; ts: number; wm: number; wc: number }>(k.bucket, now);
+    const bucket = this.get<{ t: number; ts: number; wm: number; wc: number }>(k.bucket);
     let tokens = bucket ? bucket.t : i.burst;
     const ts = bucket ? bucket.ts : now;
     tokens = Math.min(i.burst, tokens + (Math.max(0, now - ts) * i.rate) / 1000);
@@ -52,11 +73,11 @@ export class MemoryMeter implements MeterDriver {
     let inFlight = 0;
     const out = (outcome: AcquireResult["outcome"], retryAfterMs: number): AcquireResult => ({
       outcome, tokens: Math.floor(tokens), fullInMs: Math.ceil(((i.burst - tokens) * 1000) / i.rate),
-      creditsUsed: used, dailyUsed: daily, retryAfterMs, featureUsed: feature, cardsUsed: cards, inFlight, settled,
+      creditsUsed: used, dailyUsed: daily, retryAfterMs, featureUsed: feature, cardsUsed: cards, inFlight, generation, settled,
     });
     if (tokens < 1) return out(Outcome.RATE_LIMITED, Math.ceil(((1 - tokens) * 1000) / i.rate));
     if (i.perMinute > 0 && wc >= i.perMinute) return out(Outcome.RATE_LIMITED, 60000 - (now % 60000));
-    const leases = new Map(Object.entries(this.get<Record<string, number>>(k.leases, now) ?? {}));
+    const leases = new Map(Object.entries(this.get<Record<string, number>>(k.leases) ?? {}));
     for (const [id, until] of leases) if (until <= now) leases.delete(id);
     inFlight = leases.size;
     if (leases.size >= i.maxInFlight) return out(Outcome.CONCURRENCY, 1000);
@@ -65,19 +86,20 @@ export class MemoryMeter implements MeterDriver {
     if (i.featureLimit >= 0 && feature >= i.featureLimit) return out(Outcome.FEATURE, 0);
 
     tokens -= 1;
-    this.set(k.bucket, { t: tokens, ts: now, wm: minute, wc: wc + 1 }, 120000, now);
+    this.set(k.bucket, { t: tokens, ts: now, wm: minute, wc: wc + 1 }, 120000);
     leases.set(i.leaseId, now + i.leaseTtlMs);
     inFlight = leases.size;
-    this.set(k.leases, Object.fromEntries(leases), i.leaseTtlMs + 1000, now);
+    this.set(k.leases, Object.fromEntries(leases), i.leaseTtlMs + 1000);
     if (i.cost > 0) {
       used += i.cost;
-      this.set(k.credits, used, i.periodTtlS * 1000, now);
+      this.set(k.credits, used, i.periodTtlS * 1000);
+      this.set(k.seeded, generation, i.periodTtlS * 1000);
       daily += i.cost;
-      this.set(k.daily, daily, 172800000, now);
+      this.set(k.daily, daily, DAILY_TTL_MS);
     }
     if (i.featureLimit >= 0) {
       feature += 1;
-      this.set(k.feature, feature, i.periodTtlS * 1000, now);
+      this.set(k.feature, feature, i.periodTtlS * 1000);
     }
     return out(Outcome.OK, 0);
   }
@@ -87,82 +109,97 @@ export class MemoryMeter implements MeterDriver {
   }
 
   private settleNow(i: SettleInput): SettleResult {
-    const now = Date.now();
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
-    const leases = this.get<Record<string, number>>(k.leases, now);
-    if (leases) delete leases[i.leaseId];
-    // Counters keep their expiry, as DECRBY does in Redis.
-    const adjust = (key: string, by: number) => {
-      const e = this.store.get(key);
-      if (e) e.value = (e.value as number) + by;
-      else this.set(key, by, 172800000, now);
-    };
-    const credit = (n: number) => {
-      if (n <= 0) return;
-      adjust(k.credits, -n);
-      adjust(k.daily, -n);
+    this.releaseLease(k.leases, i.leaseId);
+    const generation = this.get<string>(k.seeded);
+    if (generation === undefined) {
+      this.holdRebuild(i.account, i.creditPeriod, i.holdMs);
+      return { allowed: true, cardsBefore: 0, cardsAfter: 0, newCards: 0, state: "unseeded" };
+    }
+    // Under the lease's generation its reservation is in the counters; under one rebuilt
+    // since the acquire it is not (see SETTLE in lua.ts).
+    const current = generation === i.generation;
+    const state = current ? "current" : "reseeded";
+    const move = (credits: number, calls: number) => {
+      this.adjust(k.credits, credits);
+      this.adjust(k.daily, credits);
+      if (i.featureCounted) this.adjust(k.feature, calls);
     };
     const giveBack = () => {
-      credit(i.cost);
-      if (i.featureCounted) adjust(k.feature, -1);
+      if (current) move(-i.cost, -1);
     };
-    const set = this.cardSet(k.cards, now);
+    const set = this.cardSet(k.cards);
     const before = set.size;
     if (i.refund) {
       giveBack();
-      return { allowed: true, cardsBefore: before, cardsAfter: before, newCards: 0 };
+      return { allowed: true, cardsBefore: before, cardsAfter: before, newCards: 0, state };
     }
     const fresh = new Set(i.cardIds.filter((id) => !set.has(id)));
     if (i.cardLimit >= 0 && before >= i.cardLimit && fresh.size > 0) {
       giveBack();
-      return { allowed: false, cardsBefore: before, cardsAfter: before, newCards: fresh.size };
+      return { allowed: false, cardsBefore: before, cardsAfter: before, newCards: fresh.size, state };
     }
-    credit(i.partial);
+    if (current) move(-i.partial, 0);
+    else move(i.cost - i.partial, 1);
     if (fresh.size) {
       for (const id of fresh) set.add(id);
-      this.set(k.cards, set, i.periodTtlS * 1000, now);
+      this.set(k.cards, set, i.periodTtlS * 1000);
     }
-    return { allowed: true, cardsBefore: before, cardsAfter: set.size, newCards: fresh.size };
+    return { allowed: true, cardsBefore: before, cardsAfter: set.size, newCards: fresh.size, state };
   }
 
-  async settleMany(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[]): Promise<number[]> {
-    return this.settleBatch(account, period, day, periodTtlS, items);
+  async settleMany(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[], holdMs: number): Promise<number[]> {
+    return this.settleBatch(account, period, day, periodTtlS, items, holdMs);
   }
 
-  private settleBatch(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[]): number[] {
-    return items.map((it) => this.settleNow({
-      account, leaseId: it.leaseId, refund: false, cost: 0, partial: it.refundCredits, creditPeriod: period, day, feature: "",
-      featureCounted: false, cardIds: it.cardIds, cardLimit: -1, periodTtlS,
-    }).newCards);
+  private settleBatch(account: string, period: string, day: string, periodTtlS: number, items: BatchSettle[], holdMs: number): number[] {
+    return items.map((it) => {
+      const r = this.settleNow({
+        account, leaseId: it.leaseId, generation: it.generation, refund: false, cost: it.refundCredits + it.charged, partial: it.refundCredits,
+        creditPeriod: period, day, feature: "", featureCounted: false, cardIds: it.cardIds, cardLimit: -1, periodTtlS, holdMs,
+      });
+      return r.state === "unseeded" ? UNSETTLED : r.newCards;
+    });
   }
 
-  async seed(i: SeedInput): Promise<void> {
-    const now = Date.now();
+  async seed(i: SeedInput): Promise<SeedResult> {
     const k = keys(i.account, i.creditPeriod, i.day, "");
-    if (this.get(k.seeded, now) !== undefined) return;
+    if (this.get(k.seeded) !== undefined) return "exists";
+    if (this.get(k.hold) !== undefined) return "held";
     const ttl = i.periodTtlS * 1000;
-    if (this.get(k.credits, now) === undefined) this.set(k.credits, i.credits, ttl, now);
-    if (this.get(k.daily, now) === undefined) this.set(k.daily, i.daily, 172800000, now);
-    if (i.cardIds.length) {
-      const set = this.cardSet(k.cards, now);
-      for (const id of i.cardIds) set.add(id);
-      this.set(k.cards, set, ttl, now);
-    }
-    this.set(k.seeded, 1, ttl, now);
+    this.set(k.credits, i.credits, ttl);
+    this.set(k.daily, i.daily, DAILY_TTL_MS);
+    for (const [f, used] of Object.entries(i.features)) this.set(keys(i.account, i.creditPeriod, i.day, f).feature, used, ttl);
+    this.store.delete(k.cards);
+    if (i.cardIds.length) this.set(k.cards, new Set(i.cardIds), ttl);
+    this.set(k.seeded, newGeneration(), ttl);
+    return "seeded";
   }
 
   async peek(account: string, period: string, day: string, features: string[]) {
     const k = keys(account, period, day, "");
     return {
       creditsUsed: this.num(k.credits), dailyUsed: this.num(k.daily), cardsUsed: this.cardSet(k.cards).size,
+      generation: this.get<string>(k.seeded) ?? null,
       features: Object.fromEntries(features.map((f) => [f, this.num(keys(account, period, day, f).feature)])),
     };
   }
 
   async setCredits(account: string, period: string, used: number, periodTtlS: number) {
     const k = keys(account, period, "", "");
+    const generation = this.get<string>(k.seeded);
+    if (generation === undefined) return null;
+    const before = this.num(k.credits);
     this.set(k.credits, used, periodTtlS * 1000);
-    this.set(k.seeded, 1, periodTtlS * 1000);
+    this.set(k.seeded, generation, periodTtlS * 1000);
+    return before;
+  }
+
+  async age() {
+    const now = Date.now();
+    let since = this.get<number>(MARKER_KEY);
+    if (since === undefined) this.set(MARKER_KEY, (since = now), Infinity);
+    return now - since;
   }
 
   async hit(key: string, limit: number, windowS: number) {

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
-import { meterDriver } from "./driver";
-import { isoDay, rebuildPeriod, record, recordCards } from "./ledger";
+import { meterDriver, openMeterDriver } from "./driver";
+import { flushLedgerSoon, isoDay, record, recordCards } from "./ledger";
 import { policyHeader } from "./plans";
 import { allowance, featureLimit, utcDay, type Allowance } from "./policy";
+import { holdMs, reseed } from "./rebuild";
 import { confirmEmailStep, secondsToMidnight, upgradeStep } from "./refusals";
-import { queueSettle, returnSettles, takeSettles } from "./settle-queue";
-import { Outcome, type AcquireResult, type SettleResult } from "./types";
+import { queueSettle, returnSettles, takeSettles, track } from "./settle-queue";
+import { Outcome, UNSETTLED, type AcquireInput, type AcquireResult, type SettleResult } from "./types";
 
 // The meter step of the pipeline: acquire before the handler (one script), settle after it.
 // Outcomes are values; the pipeline turns a refusal into its response.
@@ -23,6 +24,8 @@ export type Lease = {
   feature: string;
   featureCounted: boolean;
   day: string;
+  /** The generation of the counters the acquire charged (see SettleState). */
+  generation: string;
   /** What the script answered; the last known state when the meter is down. */
   result: AcquireResult | null;
   degraded: boolean;
@@ -43,36 +46,42 @@ export async function acquire(account: Account, opts: { route: string; cost: num
   const day = utcDay(now);
   const lease: Lease = {
     account, allowance: a, leaseId: randomUUID(), route: opts.route, cost: opts.cost, feature,
-    featureCounted: featureLimit(account, feature) >= 0, day, result: null, degraded: false,
+    featureCounted: featureLimit(account, feature) >= 0, day, generation: "", result: null, degraded: false,
   };
-  const input = {
+  const input: AcquireInput = {
     account: account.id, rate: a.limits.rate, burst: a.limits.burst, perMinute: a.limits.perMinute,
     maxInFlight: a.limits.inFlight, leaseId: lease.leaseId, leaseTtlMs: LEASE_TTL_MS, cost: opts.cost,
     creditLimit: a.credits, creditPeriod: a.period.key, periodTtlS: a.period.ttlS, dailyCap: a.dailyCap, day,
-    feature, featureLimit: featureLimit(account, feature),
+    feature, featureLimit: featureLimit(account, feature), settles: undefined, holdMs: undefined,
   };
   let r: AcquireResult;
-  const at = { account: account.id, period: a.period.key, day, ttlS: a.period.ttlS };
   const settles = takeSettles(account.id, a.period.key, day);
   try {
-    const driver = await meterDriver();
+    const driver = openMeterDriver() ?? (await meterDriver());
     try {
-      r = await driver.acquire({ ...input, settles });
+      // Set on the input rather than spread into a copy (`{ ...input, … }` is slow in Node 20's V8).
+      input.settles = settles;
+      input.holdMs = holdMs(driver);
+      r = await driver.acquire(input);
     } catch (err) {
-      returnSettles(at, settles);
+      returnSettles({ account: account.id, period: a.period.key, day, ttlS: a.period.ttlS }, settles);
       throw err;
     }
-    settles.forEach((it, i) => it.done(r.settled[i] ?? 0));
+    for (let i = 0; i < settles.length; i++) settles[i]!.done(r.settled[i] ?? 0);
     if (r.outcome === Outcome.UNSEEDED) {
-      // Redis lost this account's counters (or never had them): rebuild them from the ledger.
-      const rebuilt = await rebuildPeriod(account.id, a.period.key, isoDay(day));
-      await driver.seed({ account: account.id, creditPeriod: a.period.key, day, periodTtlS: a.period.ttlS, ...rebuilt });
+      // Redis lost this account's counters (or never had them): rebuild them from the ledger,
+      // once every instance has had the time to write what it recorded before the loss.
+      const reseeded = await reseed(driver, account, a, day, r.retryAfterMs);
+      if (!reseeded.ok) return unmetered(lease, reseeded.retryAfterMs, "is rebuilding this account's counters");
+      input.settles = undefined;
+      input.holdMs = undefined;
       r = await driver.acquire(input);
     }
   } catch (err) {
     return degraded(lease, err);
   }
   lease.result = r;
+  lease.generation = r.generation;
   lastKnown().set(account.id, r);
   const headers = meterHeaders(lease, { charged: r.outcome === Outcome.OK ? opts.cost : 0, refused: r.outcome });
   switch (r.outcome) {
@@ -116,12 +125,20 @@ function refuse(error: ApiError, headers: Record<string, string>, extra: Record<
 
 function degraded(lease: Lease, err: unknown): AcquireOutcome {
   console.error("[meter] unreachable:", (err as Error)?.message ?? err);
+  // Redis may have lost its data: what this instance recorded must be in the ledger before a rebuild.
+  flushLedgerSoon();
+  return unmetered(lease, 5000, "is unreachable");
+}
+
+/** The meter cannot count this call: the trial is refused, a paid plan served uncounted. */
+function unmetered(lease: Lease, retryAfterMs: number, why: string): AcquireOutcome {
   if (lease.allowance.trial) {
+    const secs = Math.max(1, Math.ceil(retryAfterMs / 1000));
     return {
       ok: false,
-      error: new ApiError("METER_UNAVAILABLE", "The meter is unreachable and trial calls cannot be served uncounted. Retry shortly.", { retry_after_s: 5 }),
+      error: new ApiError("METER_UNAVAILABLE", `The meter ${why} and trial calls cannot be served uncounted. Retry shortly.`, { retry_after_s: secs }),
       // The plan's limits are known without the meter; the counts are not.
-      headers: { ...meterHeaders(lease, { charged: 0 }), "retry-after": "5" },
+      headers: { ...meterHeaders(lease, { charged: 0 }), "retry-after": String(secs) },
     };
   }
   // Paid plans are served, uncounted; the balance shown is the last one this instance saw.
@@ -160,9 +177,6 @@ function quotaError(lease: Lease, r: AcquireResult): ApiError {
  * After the handler: release the slot; give the credits back on any 4xx, 5xx or 304; count
  * the cards the answer returned. With a card allowance the count decides whether the answer
  * may go out, so it is awaited; otherwise it runs after the response.
- */
-/**
- * Settles a request: releases its slot, refunds refusals and 304s, counts the answer's cards.
  * `credits`: what a served answer cost when less than it reserved; the rest is given back.
  */
 export async function settle(lease: Lease, status: number, cardIds: string[] = [], credits?: number): Promise<SettleOutcome> {
@@ -170,58 +184,74 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
   const a = lease.allowance;
   const charged = refund || lease.degraded ? 0 : Math.max(0, Math.min(lease.cost, credits ?? lease.cost));
   const partial = refund || lease.degraded ? 0 : lease.cost - charged;
-  const ids = refund ? [] : [...new Set(cardIds)];
+  const ids = refund ? [] : cardIds.length < 2 ? cardIds.slice() : [...new Set(cardIds)];
   const entry = { accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route };
   if (lease.degraded) {
     record({ ...entry, credits: 0, refunds: refund ? 1 : 0, newCards: 0 });
     return { ok: true, headers: { ...meterHeaders(lease, { charged: 0, refunded: refund, served: !refund }), "x-ratelimit-degraded": "1" }, charged: 0 };
   }
-  const input = {
-    account: lease.account.id, leaseId: lease.leaseId, refund, cost: lease.cost, partial, creditPeriod: a.period.key, day: lease.day,
-    feature: lease.feature, featureCounted: lease.featureCounted, cardIds: ids, cardLimit: a.cards, periodTtlS: a.period.ttlS,
+  // The answer's ledger row is written only once the counters have moved (or were found
+  // unseeded): a rebuild in between reads the ledger without it, which is what the settle of a
+  // rebuilt generation assumes.
+  const written = (o: { credits: number; refunded: boolean; newCards: number | null }) => {
+    const unseeded = o.newCards === UNSETTLED;
+    record({
+      accountId: entry.accountId, period: entry.period, day: entry.day, route: entry.route,
+      credits: o.credits, refunds: o.refunded ? 1 : 0, newCards: o.newCards !== null && o.newCards > 0 ? o.newCards : 0,
+    });
+    if (!o.refunded && ids.length && (unseeded || (o.newCards ?? 0) > 0)) recordCards(lease.account.id, a.period.key, ids);
+    // Unseeded: a rebuild will read this row soon. Failed: Redis may be losing its data.
+    if (unseeded || o.newCards === null) flushLedgerSoon();
   };
+  // A settle of its own (one that decides, or counts a feature); the common one is batched below.
   const run = async (): Promise<SettleResult | null> => {
     try {
-      const result = await (await meterDriver()).settle(input);
-      record({ ...entry, credits: result.allowed ? charged : 0, refunds: result.allowed && !refund ? 0 : 1, newCards: result.allowed ? result.newCards : 0 });
-      if (result.allowed && result.newCards) recordCards(lease.account.id, a.period.key, ids);
-      return result;
+      const driver = await meterDriver();
+      const result = await driver.settle({
+        account: lease.account.id, leaseId: lease.leaseId, generation: lease.generation, refund, cost: lease.cost, partial,
+        creditPeriod: a.period.key, day: lease.day, feature: lease.feature, featureCounted: lease.featureCounted, cardIds: ids,
+        cardLimit: a.cards, periodTtlS: a.period.ttlS, holdMs: holdMs(driver),
+      });
+      const unseeded = result.state === "unseeded";
+      written({ credits: result.allowed ? charged : 0, refunded: !result.allowed || refund, newCards: unseeded ? UNSETTLED : result.allowed ? result.newCards : 0 });
+      return unseeded ? null : result;
     } catch (err) {
       // The lease expires by itself; the charge stands in Redis and is recorded here.
       console.error("[meter] settle failed:", (err as Error)?.message ?? err);
-      record({ ...entry, credits: charged, refunds: refund ? 1 : 0, newCards: 0 });
+      written({ credits: charged, refunded: refund, newCards: null });
       return null;
     }
   };
   const decides = ids.length > 0 && a.cards >= 0;
   if (!decides) {
     if (lease.featureCounted) {
-      void run();
+      void track(run());
     } else {
       const r = lease.result;
-      // The ledger hears of the call at once: /v1/me/usage shows an account its own latest calls.
-      record({ ...entry, credits: charged, refunds: refund ? 1 : 0, newCards: 0 });
-      const settled = new Promise<void>((resolve) => queueSettle(
-        { account: lease.account.id, period: a.period.key, day: lease.day, ttlS: a.period.ttlS },
-        {
-          leaseId: lease.leaseId, refundCredits: refund ? lease.cost : partial, cardIds: ids,
-          done: (newCards) => {
-            if (newCards) {
-              record({ ...entry, requests: 0, credits: 0, refunds: 0, newCards });
-              recordCards(lease.account.id, a.period.key, ids);
-            }
-            resolve();
-          },
-        },
-        refund || partial > 0 || !r || r.inFlight >= a.limits.inFlight - 1,
-      ));
+      // The ledger hears of the call when its settle is answered: with the account's next
+      // request at the latest, so /v1/me/usage still shows an account its own latest calls.
       // A refund lands before its answer goes out, so the next call counts from the balance
       // this answer shows (SPEC.md meter headers: a refunded answer shows the balance before it).
-      if (refund || partial > 0) await settled;
+      const waits = refund || partial > 0;
+      let resolve: (() => void) | undefined;
+      const settled = waits ? new Promise<void>((r) => (resolve = r)) : undefined;
+      queueSettle(
+        { account: lease.account.id, period: a.period.key, day: lease.day, ttlS: a.period.ttlS },
+        {
+          leaseId: lease.leaseId, generation: lease.generation, refundCredits: refund ? lease.cost : partial, charged, cardIds: unknownCards(lease, ids),
+          done: (newCards) => {
+            if (newCards !== null && newCards !== UNSETTLED) rememberCards(lease, ids);
+            written({ credits: charged, refunded: refund, newCards });
+            resolve?.();
+          },
+        },
+        waits || !r || r.inFlight >= a.limits.inFlight - 1,
+      );
+      if (settled) await settled;
     }
     return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund, cards: ids.length ? "pending" : undefined }), charged };
   }
-  const result = await run();
+  const result = await track(run());
   if (result && !result.allowed) {
     const error = new ApiError("CARD_ALLOWANCE_EXCEEDED", `This answer would add ${result.newCards} new cards beyond the plan's allowance of ${a.cards} distinct cards${a.trial ? " for the whole trial" : " this period"}. Cards already retrieved keep answering.`, {
       cards_used: result.cardsBefore, card_allowance: a.cards, new_cards: result.newCards,
@@ -231,6 +261,37 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
     return { ok: false, error, headers: meterHeaders(lease, { charged: 0, refunded: true }) };
   }
   return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund, cards: result ?? undefined }), charged };
+}
+
+// The cards this process has seen settled into an account's distinct cards, per period and
+// generation of its counters: that set only grows until the period ends or the counters are
+// rebuilt (another generation). A batched settle sends only the answer's other cards: adding a
+// member adds nothing, so its new cards and every counter come out the same, and a page of 250
+// cards asked again costs the round trip 250 arguments and SADDs less.
+const KNOWN_MAX = 200_000;
+const knownCards = new Map<string, Set<string>>();
+let knownCount = 0;
+const knownKey = (lease: Lease) => `${lease.account.id}\u0000${lease.allowance.period.key}\u0000${lease.generation}`;
+
+function unknownCards(lease: Lease, ids: string[]): string[] {
+  const known = ids.length && lease.generation ? knownCards.get(knownKey(lease)) : undefined;
+  return known ? ids.filter((id) => !known.has(id)) : ids;
+}
+
+function rememberCards(lease: Lease, ids: string[]): void {
+  if (!ids.length || !lease.generation) return;
+  const key = knownKey(lease);
+  let known = knownCards.get(key);
+  if (!known) knownCards.set(key, (known = new Set()));
+  for (const id of ids) {
+    if (known.has(id)) continue;
+    known.add(id);
+    knownCount++;
+  }
+  if (knownCount > KNOWN_MAX) {
+    knownCards.clear();
+    knownCount = 0;
+  }
 }
 
 /** Every header of SPEC.md's meter table that applies to this answer. */

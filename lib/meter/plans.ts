@@ -31,8 +31,21 @@ export const PLANS: Record<Plan, PlanLimits> = {
 /** Credits an unconfirmed trial may spend before the address is confirmed. */
 export const UNCONFIRMED_TRIAL_CREDITS = 50;
 export const TRIAL_DAYS = 30;
+/** Days a subscription whose payment failed keeps being served before the account is suspended. */
+export const PAST_DUE_GRACE_DAYS = 7;
 /** Calls a confirmed trial gets of each gated feature (photo identification; centering measure and confirm). */
 export const TRIAL_FEATURE_CALLS = 5;
+
+/**
+ * The operations (ledger routes) whose calls count as each gated feature: the ledger records
+ * routes, so a rebuild counts a feature's calls from them. A test keeps this in step with the
+ * cost rules of the route modules.
+ */
+export const FEATURE_ROUTES: Record<string, string[]> = {
+  identify: ["identifyCard"],
+  centering_measure: ["measureCentering"],
+  centering_confirm: ["confirmCentering"],
+};
 
 export const PLAN_ORDER: Plan[] = ["trial", "developer", "growth", "professional", "enterprise"];
 
@@ -42,7 +55,14 @@ export function atLeast(plan: Plan, min: Plan): boolean {
 
 /** IETF draft form, e.g. the trial's `5;w=1;burst=10, 300;w=60`. */
 export function policyHeader(l: PlanLimits): string {
-  const parts = [`${l.rate};w=1;burst=${l.burst}`];
-  if (l.perMinute) parts.push(`${l.perMinute};w=60`);
-  return parts.join(", ");
+  let h = policies.get(l);
+  if (h === undefined) {
+    const parts = [`${l.rate};w=1;burst=${l.burst}`];
+    if (l.perMinute) parts.push(`${l.perMinute};w=60`);
+    h = parts.join(", ");
+    policies.set(l, h);
+  }
+  return h;
 }
+// On every metered answer; limits objects are the plans' own (never changed), so one string each.
+const policies = new WeakMap<PlanLimits, string>();

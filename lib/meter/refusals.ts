@@ -27,6 +27,21 @@ export function upgradeStep(plan: Plan, reason: string): NextStep {
   };
 }
 
+/** A canceled subscription: subscribe again through Checkout. */
+export function subscribeStep(plan: Plan): NextStep {
+  return { ...upgradeStep(plan, "The subscription is canceled."), action: "subscribe" };
+}
+
+/** A suspended account: pay the open invoice (Stripe's hosted page), or update the card in the portal. */
+export function payInvoiceStep(a: Account): NextStep {
+  return {
+    action: "pay_invoice",
+    invoice_url: a.openInvoiceUrl,
+    portal: "POST /v1/billing/portal",
+    message: `The last payment failed. Pay the open invoice${a.openInvoiceUrl ? ` at ${a.openInvoiceUrl}` : ""} or update the card through POST /v1/billing/portal; the API resumes as soon as it is paid.`,
+  };
+}
+
 export function planRequired(message: string, details: Record<string, unknown>): ApiError {
   return new ApiError("PLAN_REQUIRED", message, details);
 }

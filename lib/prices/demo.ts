@@ -1,11 +1,15 @@
 import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { createGzip, gzipSync, type Gzip } from "node:zlib";
+import { promisify } from "node:util";
+import { createGzip, gzip, gzipSync, type Gzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { rows } from "@/lib/db/client";
+import { checkpointWhenDue } from "@/lib/db/maintenance";
 import type { RecentPoint } from "@/lib/db/schema";
 import type { Progress } from "@/lib/jobs/progress";
+import { SLICE_MS, slicer } from "@/lib/jobs/pace";
 import { contributors, headline, median, primaryLocaleOf, type IndexEntry, type IndexInput } from "./composite";
 import { seriesKey } from "./feed";
 import { parseEcbCsv, storeRates } from "./fx";
@@ -104,63 +108,112 @@ export type DemoResult = {
   products: number; series: number; points: number; feed_lines: number; history_lines: number; history_bytes: number; days: number; seconds: number;
 };
 
-export async function generateDemo(opts: { days: number; feedsDir: string; today?: string }, p: Progress): Promise<DemoResult> {
+/**
+ * Paced (the embedded first start, beside a server on the same thread): products go to the
+ * store 50 at a time (500 month rows a statement), the CPU work yields every SLICE_MS, PGlite
+ * checkpoints when due between writes, and the feed files come in parts small enough that
+ * refresh-prices applies each (one transaction) in a fraction of a second. The figures are the
+ * same either way; only how many files carry them differs.
+ */
+export type DemoOptions = { days: number; feedsDir: string; today?: string; paced?: boolean; share?: (done: number) => void };
+
+const PRODUCTS_PER_WRITE = 1000;
+export const PACED_PRODUCTS_PER_WRITE = 50;
+/** Paced history parts: about this many figures a file (50 series of a year), 10 to 200 lines. */
+export const pacedHistoryLines = (days: number) => Math.min(200, Math.max(10, Math.round(18_250 / days)));
+/** Paced daily parts: lines (one figure each, in the provider's shape) a file. */
+export const PACED_FEED_LINES = 1_000;
+const READ_PAGE = 500;
+
+export async function generateDemo(opts: DemoOptions, p: Progress): Promise<DemoResult> {
   const started = Date.now();
   const today = opts.today ?? new Date().toISOString().slice(0, 10);
   const t0 = Date.parse(today) - (opts.days - 1) * DAY;
   const dayStr = Array.from({ length: opts.days }, (_, d) => new Date(t0 + d * DAY).toISOString().slice(0, 10));
   const fx = await demoRates(dayStr, opts.feedsDir);
   const feed = new Map<string, string[]>();
-  const history = new HistoryWriters(opts.feedsDir, dayStr[0]!, dayStr.at(-2) ?? dayStr[0]!);
+  const linesPerFile = opts.paced ? pacedHistoryLines(opts.days) : undefined;
+  const history = new HistoryWriters(opts.feedsDir, dayStr[0]!, dayStr.at(-2) ?? dayStr[0]!, linesPerFile);
   const result: DemoResult = { products: 0, series: 0, points: 0, feed_lines: 0, history_lines: 0, history_bytes: 0, days: opts.days, seconds: 0 };
+  const perWrite = opts.paced ? PACED_PRODUCTS_PER_WRITE : PRODUCTS_PER_WRITE;
+  const slice = slicer(opts.paced ? SLICE_MS : Infinity);
 
   p.phase("cards");
-  const cards = await rows<DemoCard & { variantsJson: unknown }>(sql`
-    select id, rarity, print_region as "printRegion", release_date::text as "releaseDate", attrs->'variants' as variants
-    from cards where deleted_at is null order by id`);
-  for (let i = 0; i < cards.length; i += 1000) {
-    const chunk = cards.slice(i, i + 1000).map((c) => {
+  // In pages by id: one statement over every card's attributes held the embedded database for a second.
+  const cards: DemoCard[] = [];
+  for (let last = ""; ;) {
+    const page = await rows<DemoCard & { id: string }>(sql`
+      select id, rarity, print_region as "printRegion", release_date::text as "releaseDate", attrs->'variants' as variants
+      from cards where deleted_at is null and id > ${last} order by id limit ${READ_PAGE}`);
+    cards.push(...page);
+    if (page.length < READ_PAGE) break;
+    last = page.at(-1)!.id;
+  }
+  const sealed = await rows<{ slug: string; product_type: string; release_date: string | null }>(sql`
+    select slug, product_type, release_date::text from sealed_products where deleted_at is null order by slug`);
+  const total = cards.length + sealed.length;
+  let done = 0;
+  const progressed = async (n: number) => {
+    p.tick(n);
+    done += n;
+    opts.share?.(done / total);
+    if (opts.paced) await checkpointWhenDue();
+  };
+  for (let i = 0; i < cards.length; i += perWrite) {
+    const chunk = cards.slice(i, i + perWrite).map((c) => {
       const r = rng(`demo:${c.id}`);
       return { kind: "card", id: c.id, primary: primaryLocaleOf(c.printRegion), level: baseLevel(c, r), defs: cardSeries(c, r), r };
     });
-    await writeChunk(chunk, dayStr, fx, feed, history, result);
-    p.tick(chunk.length);
+    await writeChunk(chunk, dayStr, fx, feed, history, result, slice, opts.paced);
+    await progressed(chunk.length);
   }
   p.phase("sealed products");
-  const sealed = await rows<{ slug: string; product_type: string; release_date: string | null }>(sql`
-    select slug, product_type, release_date::text from sealed_products where deleted_at is null order by slug`);
-  for (let i = 0; i < sealed.length; i += 1000) {
-    const chunk = sealed.slice(i, i + 1000).map((s) => {
+  for (let i = 0; i < sealed.length; i += perWrite) {
+    const chunk = sealed.slice(i, i + perWrite).map((s) => {
       const r = rng(`demo:sealed:${s.slug}`);
       const base = SEALED_EUR.find(([re]) => re.test(s.product_type))?.[1] ?? 20;
       const year = Number((s.release_date ?? "2022").slice(0, 4));
       const age = Math.max(1, Math.pow(1.18, Number(today.slice(0, 4)) - year));
       return { kind: "sealed", id: s.slug, primary: "en", level: base * Math.min(age, 40) * Math.exp(gauss(r) * 0.3), defs: sealedSeries(), r };
     });
-    await writeChunk(chunk, dayStr, fx, feed, history, result);
-    p.tick(chunk.length);
+    await writeChunk(chunk, dayStr, fx, feed, history, result, slice, opts.paced);
+    await progressed(chunk.length);
   }
   Object.assign(result, await history.close());
   for (const [source, lines] of feed) {
     const dir = path.join(opts.feedsDir, source.toLowerCase());
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `${today}.demo.ndjson.gz`), gzipSync(lines.join("\n") + "\n"));
+    // Today's demo file replaces an earlier one of the same day, in one part or in several.
+    for (const old of readdirSync(dir).filter((n) => n.startsWith(`${today}.demo.`) && n.endsWith(".ndjson.gz"))) rmSync(path.join(dir, old));
+    if (!opts.paced) writeFileSync(path.join(dir, `${today}.demo.ndjson.gz`), gzipSync(lines.join("\n") + "\n"));
+    else {
+      for (let i = 0, part = 1; i < lines.length; i += PACED_FEED_LINES, part++) {
+        const name = `${today}.demo.${String(part).padStart(4, "0")}.ndjson.gz`;
+        await writeFile(path.join(dir, name), await gzipAsync(lines.slice(i, i + PACED_FEED_LINES).join("\n") + "\n"));
+      }
+    }
     result.feed_lines += lines.length;
   }
   result.seconds = (Date.now() - started) / 1000;
   return result;
 }
 
+const gzipAsync = promisify(gzip);
+
 type Product = { kind: string; id: string; primary: string; level: number; defs: Def[]; r: Rng };
 type Fx = (currency: string, d: number) => number;
 
-async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map<string, string[]>, history: HistoryWriters, result: DemoResult) {
+async function writeChunk(
+  products: Product[], days: string[], fx: Fx, feed: Map<string, string[]>, history: HistoryWriters, result: DemoResult,
+  slice: () => Promise<void> | undefined, paced?: boolean,
+) {
   const series: SeriesRow[] = [];
   const months: { key: string; month: number; amounts: Buffer }[] = [];
   const heads: { kind: string; id: string; eur: number | null; as_of: string | null }[] = [];
   const n = days.length;
   const hist = n - 1; // the last day goes out as a feed file
   for (const prod of products) {
+    await slice();
     if (!prod.defs.length) continue;
     result.products++;
     const base = walk(prod.level, n, prod.r);
@@ -211,11 +264,11 @@ async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map
     }
     // A group that names neither locale nor printing is the headline itself.
     const indexDefs: [Def, Float64Array, number][] = groups.filter((g) => g.locale !== null || g.printing !== null).map((g) => [
-      { ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: g.locale, printing: g.printing, condition: null }), provenance: "Composite index (over demo data)" },
+      { ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: g.locale, printing: g.printing, condition: null }), provenance: "Composite index (demo data)" },
       indexValues.get(`${g.locale ?? ""}|${g.printing ?? ""}`)!, g.members.length,
     ]);
     const head = headline(entriesAt[hist - 1] ?? [], prod.primary);
-    indexDefs.push([{ ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: null, condition: null }), provenance: "Composite index (over demo data)" }, headArr, head?.sample_n ?? 1]);
+    indexDefs.push([{ ...def("INDEX", "INDEX", "DERIVED", "EUR", { locale: null, condition: null }), provenance: "Composite index (demo data)" }, headArr, head?.sample_n ?? 1]);
     for (const [d, v, samples] of indexDefs) {
       const row = defRow(prod, d, v, days, hist, samples);
       if (!row) continue;
@@ -229,7 +282,7 @@ async function writeChunk(products: Product[], days: string[], fx: Fx, feed: Map
   result.series += series.length;
   await history.drain();
   const ids = await upsertSeries(series);
-  await writeMonths(months.map((m) => ({ series_id: ids.get(m.key)!, month: m.month, amounts: m.amounts })));
+  await writeMonths(months.map((m) => ({ series_id: ids.get(m.key)!, month: m.month, amounts: m.amounts })), undefined, paced ? 500 : undefined);
   await setProductIndex(heads);
 }
 
@@ -256,12 +309,27 @@ function historyLine(prod: Product, d: Def, v: Float64Array, from: string, hist:
   });
 }
 
-/** One gzip history file per source, written as the products are generated (about 1 GB of JSON in all). */
+/**
+ * One gzip history file per source (about 1 GB of JSON in all), or with `linesPerFile` a file
+ * per that many lines, written as the products are generated.
+ */
 class HistoryWriters {
-  private readonly out = new Map<string, { gz: Gzip; file: string; lines: string[]; done: Promise<void> }>();
+  private readonly out = new Map<string, { gz: Gzip; file: string; lines: string[]; inFile: number; part: number }>();
+  private readonly files: { file: string; done: Promise<void> }[] = [];
   private lines = 0;
 
-  constructor(private readonly dir: string, private readonly from: string, private readonly to: string) {}
+  constructor(private readonly dir: string, private readonly from: string, private readonly to: string, private readonly linesPerFile?: number) {}
+
+  private open(source: string, part: number) {
+    const sub = path.join(this.dir, source.toLowerCase());
+    const name = this.linesPerFile
+      ? `history-${this.from}-${this.to}.demo.${String(part).padStart(4, "0")}.ndjson.gz`
+      : `history-${this.from}-${this.to}.demo.ndjson.gz`;
+    const file = path.join(sub, name);
+    const gz = createGzip();
+    this.files.push({ file, done: pipeline(gz, createWriteStream(file)) });
+    return { gz, file, lines: [] as string[], inFile: 0, part };
+  }
 
   add(source: string, line: string | null): void {
     if (!line) return;
@@ -270,12 +338,16 @@ class HistoryWriters {
       const sub = path.join(this.dir, source.toLowerCase());
       mkdirSync(sub, { recursive: true });
       // The demo's back catalogue is regenerated whole: an older one would only be applied again.
-      for (const old of readdirSync(sub).filter((n) => /^history-.*\.demo\.ndjson\.gz$/.test(n))) rmSync(path.join(sub, old));
-      const file = path.join(sub, `history-${this.from}-${this.to}.demo.ndjson.gz`);
-      const gz = createGzip();
-      this.out.set(source, (w = { gz, file, lines: [], done: pipeline(gz, createWriteStream(file)) }));
+      for (const old of readdirSync(sub).filter((n) => /^history-.*\.demo(\.\d+)?\.ndjson\.gz$/.test(n))) rmSync(path.join(sub, old));
+      this.out.set(source, (w = this.open(source, 1)));
+    } else if (this.linesPerFile && w.inFile >= this.linesPerFile) {
+      // The part is full: its lines go to its compressor, which finishes it; the next part begins.
+      if (w.lines.length) w.gz.write(w.lines.join("\n") + "\n");
+      w.gz.end();
+      this.out.set(source, (w = this.open(source, w.part + 1)));
     }
     w.lines.push(line);
+    w.inFile++;
     this.lines++;
   }
 
@@ -291,11 +363,11 @@ class HistoryWriters {
 
   async close(): Promise<{ history_lines: number; history_bytes: number }> {
     await this.drain();
+    for (const w of this.out.values()) w.gz.end();
     let bytes = 0;
-    for (const w of this.out.values()) {
-      w.gz.end();
-      await w.done;
-      bytes += statSync(w.file).size;
+    for (const f of this.files) {
+      await f.done;
+      bytes += statSync(f.file).size;
     }
     return { history_lines: this.lines, history_bytes: bytes };
   }

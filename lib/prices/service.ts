@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
 import { selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
-import { cardIndex, findCard, parseIds } from "@/lib/catalog/cards/get";
+import { cardIndex, findCard, lookupCard, parseIds } from "@/lib/catalog/cards/get";
 import { pricesOf } from "./embed";
 import { monthsOf, sealedSlug, seriesOfProducts, type SeriesRead } from "./queries/read";
 import { planAllows, planNotes, productPrices, type QuoteFilters } from "./quotes";
@@ -44,7 +44,7 @@ export async function getSealedPrices(id: string, filters: QuoteFilters, account
 export async function getCurrentPrices(rawIds: string, account: Account) {
   const ids = parseIds(rawIds, MAX_CURRENT_IDS);
   const byId = cardIndex(await selectCardsByIds(ids));
-  const wanted = ids.map((i) => byId.get(i.toLowerCase())).map((r) => (r?.deleted_at ? undefined : r));
+  const wanted = ids.map((i) => lookupCard(byId, i)).map((r) => (r?.deleted_at ? undefined : r));
   const present = [...new Map(wanted.filter((r): r is CardDbRow => !!r).map((r) => [r.id, r])).values()];
   const { prices, notes } = await pricesOf("card", present.map((r) => ({ id: r.id, region: r.s_print_region })), account);
   const data = present.map((r) => {

@@ -52,6 +52,13 @@ const ALIASES: Record<string, string> = {
 
 export const PRINT_REGIONS = ["WEST", "JP", "CN", "KR"] as const;
 
+/**
+ * What `languages:` accepts: the reference locales (zh meaning either Chinese script), and the
+ * finer codes the catalogue prints on cards (the two Chinese scripts, Latin-American Spanish,
+ * and the Thai and Indonesian sets). Anything else is INVALID_PARAMETER, never an empty page.
+ */
+export const CARD_LANGUAGES = ["en", "ja", "zh", "fr", "de", "es", "it", "pt", "ko", "zh-tw", "zh-cn", "es-mx", "th", "id"] as const;
+
 /** Canonical field name, or undefined for a field q does not know. */
 export function resolveField(raw: string): string | undefined {
   const name = raw.split(".").map(snake).join(".");

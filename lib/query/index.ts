@@ -1,15 +1,20 @@
 import type { SQL } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
-import { QueryError } from "./lexer";
+import { QueryError, QueryValueError } from "./lexer";
 import { parse, type Node } from "./parser";
 import { compileCardQuery, MAX_NAME_PATTERNS, namePatterns, type CompileOptions } from "./to-sql";
 
-export { QueryError } from "./lexer";
+export { QueryError, QueryValueError } from "./lexer";
 export { parse, type Node, type Term, type Range } from "./parser";
-export { FIELD_NAMES, PRINT_REGIONS } from "./fields";
+export { CARD_LANGUAGES, FIELD_NAMES, PRINT_REGIONS } from "./fields";
 export { BROAD_PATTERN_TERMS, namePatterns } from "./to-sql";
 
 function asApiError(err: unknown): never {
+  if (err instanceof QueryValueError) {
+    throw new ApiError("INVALID_PARAMETER", err.message, {
+      parameter: "q", field: err.field, value: err.near, valid_values: err.validValues, position: err.position,
+    });
+  }
   if (err instanceof QueryError) {
     throw new ApiError("INVALID_QUERY", err.message, { parameter: "q", position: err.position, near: err.near });
   }
@@ -30,7 +35,10 @@ export function parseCardQuery(q: string | undefined): Node | null {
   }
 }
 
-/** Compiles a parsed q to a WHERE fragment; a value that does not fit its field is INVALID_QUERY. */
+/**
+ * Compiles a parsed q to a WHERE fragment. A value that does not fit its field is INVALID_QUERY;
+ * a value outside a closed vocabulary (region, language) is INVALID_PARAMETER.
+ */
 export function compileCardWhere(ast: Node | null, opts: CompileOptions = {}): SQL {
   try {
     return compileCardQuery(ast, opts);

@@ -14,6 +14,18 @@ export class QueryError extends Error {
   }
 }
 
+/**
+ * A well-formed q whose value lies outside its field's vocabulary (`set.region:XX`,
+ * `languages:xx`): the same mistake as `region=XX` in its own parameter, so the same answer,
+ * 400 INVALID_PARAMETER with the valid values, not a syntax error.
+ */
+export class QueryValueError extends QueryError {
+  override name = "QueryValueError";
+  constructor(message: string, position: number, near: string, readonly field: string, readonly validValues: readonly string[]) {
+    super(message, position, near);
+  }
+}
+
 const SPECIAL = new Set(["(", ")", "[", "]", "{", "}", ":", '"']);
 const KEYWORDS: Record<string, TokenType> = { AND: "AND", OR: "OR", NOT: "NOT", TO: "TO", "&&": "AND", "||": "OR" };
 

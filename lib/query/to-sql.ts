@@ -1,8 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import { NORMALIZE_NUMBER_SQL, normalizeNumber, numberSort } from "@/lib/util/numbers";
 import { escapeLike, fold, hasCjk, wordKey, words } from "@/lib/util/text";
-import { FIELDS, PRINT_REGIONS } from "./fields";
-import { QueryError } from "./lexer";
+import { asciiUpper, identifierKey, isAscii, printedCodeKey } from "@/lib/catalog/queries/identifiers";
+import { CARD_LANGUAGES, FIELDS, PRINT_REGIONS } from "./fields";
+import { QueryError, QueryValueError } from "./lexer";
 import type { Node, Range, Term } from "./parser";
 
 // AST → a parameterised WHERE fragment over `cards c`. Every value the user typed travels as
@@ -92,14 +93,14 @@ function term(t: Term): SQL {
     case "float_array": return dexTerm(t);
     case "date": return dateTerm(t);
     case "number": return numberTerm(t);
-    case "region": {
-      const v = t.value.toUpperCase();
-      if (!(PRINT_REGIONS as readonly string[]).includes(v)) {
-        throw new QueryError(`set.region must be one of ${PRINT_REGIONS.join(", ")}.`, t.pos, t.value);
-      }
-      return sql`c.print_region = ${v}`;
-    }
+    case "region": return sql`c.print_region = ${vocabularyValue(t, asciiUpper(t.value), PRINT_REGIONS)}`;
   }
+}
+
+/** A value of a closed vocabulary, or the QueryValueError that names the valid ones. */
+function vocabularyValue(t: Term, value: string, valid: readonly string[]): string {
+  if (valid.includes(value)) return value;
+  throw new QueryValueError(`${t.field} must be one of ${valid.join(", ")}; got '${t.value}'.`, t.pos, t.value, t.field, valid);
 }
 
 // ── names ────────────────────────────────────────────────────────────────────
@@ -147,31 +148,35 @@ function keyword(t: Term): SQL {
   const v = fold(t.value);
   const cmp = (column: SQL, value = v) => (wild ? sql`${column} like ${likePattern(value)}` : sql`${column} = ${value}`);
   switch (t.field) {
-    case "id": return cmp(sql`c.id_lower`, t.value.toLowerCase());
+    case "id": return identifierTerm(t, (id) => cmp(sql`c.id_lower`, id));
     case "rarity": return cmp(sql`c.rarity_lc`);
     case "supertype": return cmp(sql`c.supertype_lc`);
     // Printed in capitals; compared as printed so the plain index serves it.
-    case "regulation_mark": return cmp(sql`c.regulation_mark`, t.value.toUpperCase());
-    case "set.code": {
-      const code = t.value.toLowerCase();
-      return wild
-        ? sql`c.set_id in (select s.id from sets s where s.id_lower like ${likePattern(code)} or lower(s.alt_id) like ${likePattern(code)})`
-        : sql`c.set_id in (select s.id from sets s where s.id_lower = ${code} or lower(s.alt_id) = ${code} or s.ptcgo_code = ${t.value.toUpperCase()})`;
-    }
-    case "set.series": return wild
-      ? sql`c.series_id in (select r.id from series r where lower(r.id) like ${likePattern(t.value.toLowerCase())} or r.name_folded like ${likePattern(v)})`
+    case "regulation_mark": return cmp(sql`c.regulation_mark`, asciiUpper(t.value));
+    case "set.code": return identifierTerm(t, (code) => wild
+      ? sql`c.set_id in (select s.id from sets s where s.id_lower like ${likePattern(code)} or lower(s.alt_id) like ${likePattern(code)})`
+      : sql`c.set_id in (select s.id from sets s where s.id_lower = ${code} or lower(s.alt_id) = ${code} or s.ptcgo_code = ${printedCodeKey(t.value)})`);
+    case "set.series": return identifierTerm(t, (slug) => wild
+      ? sql`c.series_id in (select r.id from series r where lower(r.id) like ${likePattern(slug)} or r.name_folded like ${likePattern(v)})`
       // The slug wins; a name only counts when no series has that slug (as in the set list's filter).
-      : sql`c.series_id in (select r.id from series r where lower(r.id) = ${t.value.toLowerCase()}
+      : sql`c.series_id in (select r.id from series r where lower(r.id) = ${slug}
           union all select r.id from series r where r.name_folded = ${wordKey(t.value)}
-            and not exists (select 1 from series x where lower(x.id) = ${t.value.toLowerCase()}))`;
+            and not exists (select 1 from series x where lower(x.id) = ${slug}))`);
     default: throw new QueryError(`Field '${t.field}' cannot be searched.`, t.pos, t.field);
   }
+}
+
+/** A term on an identifier, by its lookup key; text that can name no identifier matches nothing. */
+function identifierTerm(t: Term, match: (key: string) => SQL): SQL {
+  const key = identifierKey(t.value);
+  return key === null ? sql`false` : match(key);
 }
 
 function arrayTerm(t: Term): SQL {
   const column = t.field === "types" ? sql`c.types_lc` : t.field === "subtypes" ? sql`c.subtypes_lc` : sql`c.languages`;
   const v = fold(t.value);
   if (isWildcard(t)) return sql`exists (select 1 from unnest(${column}) x where x like ${likePattern(v)})`;
+  if (t.field === "languages") vocabularyValue(t, v, CARD_LANGUAGES);
   // Chinese is printed in two scripts; `languages:zh` means either.
   if (t.field === "languages" && v === "zh") return sql`${column} && ${textArray(["zh-tw", "zh-cn"])}`;
   return sql`${column} @> ${textArray([v])}`;
@@ -273,19 +278,24 @@ export { normalizeNumber } from "@/lib/util/numbers";
  * exactly 22 does it match 022. `number:22/185` also needs a printed total of 185 where
  * the total is known.
  */
+/** 022 → 22, for ASCII numbers only: normalizeNumber's case mapping would turn a Kelvin sign into k. */
+const looseNumber = (num: string) => (isAscii(num) ? normalizeNumber(num) : num);
+
 function numberTerm(t: Term): SQL {
   if (t.value === "*") return sql`true`;
   const ops = OPS.exec(t.value);
   if (ops) return sql`c.number_sort ${sql.raw(ops[1]!)} ${parseIntValue(ops[2]!, t)}`;
-  if (isWildcard(t)) return sql`lower(c.number) like ${likePattern(t.value.toLowerCase())}`;
+  // A printed number is part of a card's id: matched by the same key.
+  if (isWildcard(t)) return identifierTerm(t, (glob) => sql`lower(c.number) like ${likePattern(glob)}`);
   const slash = /^(.+)\/(\d{1,6})$/.exec(t.value);
-  const num = (slash ? slash[1]! : t.value).toLowerCase();
+  const num = identifierKey(slash ? slash[1]! : t.value);
+  if (num === null) return sql`false`;
   const total = slash ? Number(slash[2]) : null;
   const sort = numberSort(num);
   const sortCond = sort === null ? sql`c.number_sort is null` : sql`c.number_sort = ${sort}`;
   const match = t.exact
     ? sql`lower(c.number) = ${num}`
-    : sql`(lower(c.number) = ${num} or (${sql.raw(NORMALIZE_NUMBER_SQL("c.number"))} = ${normalizeNumber(num)}
+    : sql`(lower(c.number) = ${num} or (${sql.raw(NORMALIZE_NUMBER_SQL("c.number"))} = ${looseNumber(num)}
         and not exists (select 1 from cards x where x.set_id = c.set_id and x.deleted_at is null
           and x.number_sort is not distinct from c.number_sort and lower(x.number) = ${num})))`;
   const totalCond = total === null ? sql`true` : sql`(c.printed_total is null or c.printed_total = ${total})`;

@@ -14,6 +14,20 @@ import { nearest, visionIndex } from "./search";
 const WORK = 1000;
 /** Smallest photo side worth reading: the artwork alone needs 24 × 15 cells. */
 const MIN_SIDE = 64;
+/**
+ * The most pixels an uploaded photo may have, checked on its header before anything is decoded:
+ * a 10 MB upload can hold a PNG of hundreds of megapixels of one colour (a decompression bomb).
+ * 50 × 2^20 lets every phone's full-size photo in, 48 MP (8064 × 6048) and 50 MP (8192 × 6144)
+ * sensors included; the routes work at 1000 and 1800 pixels a side, so nothing needs more.
+ */
+export const MAX_INPUT_PIXELS = 50 * 1024 * 1024;
+
+/** What a caller is told when sharp refused a photo over MAX_INPUT_PIXELS; undefined for any other error. */
+export function pixelLimitMessage(err: unknown): string | undefined {
+  if (!(err instanceof Error) || !/exceeds pixel limit/i.test(err.message)) return undefined;
+  return `The image has more than ${MAX_INPUT_PIXELS} pixels: send a photo of at most 50 megapixels (8192 × 6400).`;
+}
+
 /** Rows each reading takes from the coarse scan into the fine re-rank. */
 const SHORTLIST = 24;
 /**
@@ -51,14 +65,14 @@ async function decode(bytes: Buffer): Promise<{ rgb: Rgb & { data: Buffer }; sca
   let rgb: Rgb & { data: Buffer };
   let scale: number;
   try {
-    const img = sharp(bytes, { failOn: "error" }).rotate();
+    const img = sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).rotate();
     const meta = await img.metadata();
     const { data, info } = await img.resize({ width: WORK, height: WORK, fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const upright = meta.autoOrient?.width ?? meta.width ?? info.width;
     rgb = { data, w: info.width, h: info.height };
     scale = upright / info.width;
-  } catch {
-    throw new IdentifyError("INVALID_IMAGE", "The image could not be decoded: send a JPEG, PNG or WebP photo.");
+  } catch (err) {
+    throw new IdentifyError("INVALID_IMAGE", pixelLimitMessage(err) ?? "The image could not be decoded: send a JPEG, PNG or WebP photo.");
   }
   if (Math.min(rgb.w, rgb.h) < MIN_SIDE) throw new IdentifyError("INVALID_IMAGE", `The image is ${rgb.w} × ${rgb.h} pixels: a card needs at least ${MIN_SIDE} on each side.`);
   return { rgb, scale };

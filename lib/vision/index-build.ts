@@ -42,7 +42,7 @@ async function describeSource(s: IndexSource): Promise<{ d: Descriptor; stamp: s
   return { d: await describeRenderedFace(s.id), stamp: ART };
 }
 
-export async function buildVisionIndex(p: Progress, opts: { full?: boolean; concurrency?: number } = {}): Promise<IndexBuild> {
+export async function buildVisionIndex(p: Progress, opts: { full?: boolean; concurrency?: number; share?: (done: number) => void } = {}): Promise<IndexBuild> {
   const started = Date.now();
   const db = await getDb();
   try {
@@ -80,6 +80,7 @@ export async function buildVisionIndex(p: Progress, opts: { full?: boolean; conc
           result.described++;
         }
         p.tick();
+        if (k % 100 === 0) opts.share?.(k / n);
       }
     }));
     await prev?.close();

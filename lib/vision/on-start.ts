@@ -14,8 +14,11 @@ export async function visionIndexOnStart(): Promise<void> {
     if (!state?.catalog) return;
     const { buildVisionIndex } = await import("./index-build");
     const { progress } = await import("@/lib/jobs/progress");
+    const { trackJob } = await import("@/lib/jobs/running");
     console.log("[vision-index] no identification index yet: building it in the background");
-    const r = await buildVisionIndex(progress("vision-index", { quiet: true }));
+    // Listed on /v1/status while it runs.
+    const job = trackJob("vision-index");
+    const r = await buildVisionIndex(progress("vision-index", { quiet: true }), { share: job.share }).finally(job.end);
     console.log(`[vision-index] ${r.cards} cards indexed in ${r.seconds.toFixed(0)} s`);
   }
   await visionIndex();

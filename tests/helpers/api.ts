@@ -1,10 +1,15 @@
 import { dispatch } from "@/app/api/v1/router";
+import { CLIENT_IP_HEADER, trustClientIpHeader } from "@/lib/api/client-ip";
 import { roomyKey } from "./accounts";
 
 // Calls the mounted route handlers the way Next.js does (app/api/v1/router.ts): same modules,
 // same exports, a real Request, params resolved from the path. No server, no network.
 
 export const BASE = "http://api.test";
+
+// The tests stand in for the app's server, which sets the caller's address from the socket: a
+// call names its address in CLIENT_IP_HEADER (127.0.0.1 unless the test gives one).
+trustClientIpHeader();
 
 export type CallInit = RequestInit & { headers?: Record<string, string>; anonymous?: boolean };
 
@@ -17,6 +22,7 @@ export async function call(method: string, pathAndQuery: string, init: CallInit 
   const headers: Record<string, string> = { ...init.headers };
   const hasKey = Object.keys(headers).some((h) => /^(x-api-key|authorization)$/i.test(h));
   if (!hasKey && !init.anonymous) headers["x-api-key"] = await roomyKey();
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === CLIENT_IP_HEADER)) headers[CLIENT_IP_HEADER] = "127.0.0.1";
   return dispatch(new Request(url, { method, ...init, headers }));
 }
 

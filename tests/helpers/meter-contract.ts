@@ -1,17 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Outcome, type AcquireInput, type MeterDriver } from "@/lib/meter/types";
+import { Outcome, UNSETTLED, type AcquireInput, type BatchSettle, type MeterDriver, type SeedInput, type SettleInput } from "@/lib/meter/types";
 
 // One contract, replayed on every meter driver: the Lua scripts on Redis and the in-process
 // maps of the embedded default must decide alike. Times are passed explicitly.
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function meterContract(name: string, make: () => Promise<MeterDriver>) {
+/** A driver, and how to make it lose one account's keys (what a Redis restart does to all of them). */
+export type ContractSubject = { meter: MeterDriver; lose: (account: string) => Promise<void> };
+
+export function meterContract(name: string, make: () => Promise<ContractSubject>) {
   describe(`meter contract: ${name}`, () => {
     let m: MeterDriver;
+    let lose: ContractSubject["lose"];
     beforeAll(async () => {
-      m = await make();
+      ({ meter: m, lose } = await make());
     });
     afterAll(async () => {
       await m.close();
@@ -22,26 +27,38 @@ export function meterContract(name: string, make: () => Promise<MeterDriver>) {
       leaseTtlMs: 60_000, cost: 1, creditLimit: -1, creditPeriod: "p1", periodTtlS: 3600, dailyCap: -1, day: "20261122",
       feature: "", featureLimit: -1, ...over,
     });
+    const seed = (i: AcquireInput, over: Partial<SeedInput> = {}) =>
+      m.seed({ account: i.account, creditPeriod: i.creditPeriod, day: i.day, credits: 0, daily: 0, cardIds: [], features: {}, periodTtlS: 3600, ...over });
     const ready = async (i: AcquireInput) => {
-      await m.seed({ account: i.account, creditPeriod: i.creditPeriod, day: i.day, credits: 0, daily: 0, cardIds: [], periodTtlS: 3600 });
+      await seed(i);
       return i;
     };
+    const generation = async (i: AcquireInput) => (await m.peek(i.account, i.creditPeriod, i.day, [])).generation ?? "";
     const again = (i: AcquireInput, over: Partial<AcquireInput> = {}) => m.acquire({ ...i, leaseId: randomUUID(), ...over });
-    const settle = (i: AcquireInput, over: Partial<Parameters<MeterDriver["settle"]>[0]> = {}) =>
+    /** Settles under the period's current generation unless the test names one. */
+    const settle = async (i: AcquireInput, over: Partial<SettleInput> = {}) =>
       m.settle({
         account: i.account, leaseId: i.leaseId, refund: false, cost: i.cost, partial: 0, creditPeriod: i.creditPeriod, day: i.day,
-        feature: i.feature, featureCounted: i.featureLimit >= 0, cardIds: [], cardLimit: -1, periodTtlS: 3600, ...over,
+        feature: i.feature, featureCounted: i.featureLimit >= 0, cardIds: [], cardLimit: -1, periodTtlS: 3600,
+        generation: over.generation ?? (await generation(i)), holdMs: 0, ...over,
       });
+    const batch = async (i: AcquireInput, items: Omit<BatchSettle, "generation" | "charged">[], over: Partial<BatchSettle> = {}) => {
+      const g = await generation(i);
+      return items.map((it) => ({ generation: g, charged: 0, ...it, ...over }));
+    };
+    const peek = (i: AcquireInput, features: string[] = []) => m.peek(i.account, i.creditPeriod, i.day, features);
 
     it("refuses an account whose counters were never seeded, reserving nothing", async () => {
       const i = base();
       const r = await m.acquire(i);
-      expect(r.outcome).toBe(Outcome.UNSEEDED);
-      await m.seed({ account: i.account, creditPeriod: "p1", day: i.day, credits: 7, daily: 3, cardIds: ["x"], periodTtlS: 3600 });
+      expect(r).toMatchObject({ outcome: Outcome.UNSEEDED, generation: "", retryAfterMs: 0 });
+      expect(await seed(i, { credits: 7, daily: 3, cardIds: ["x"] })).toBe("seeded");
       const ok = await again(i);
       expect(ok).toMatchObject({ outcome: Outcome.OK, creditsUsed: 8, dailyUsed: 4, cardsUsed: 1 });
+      expect(ok.generation).toBe(await generation(i));
+      expect(ok.generation).not.toBe("");
       // A second seed (another instance, or a late one) never overwrites live counters.
-      await m.seed({ account: i.account, creditPeriod: "p1", day: i.day, credits: 0, daily: 0, cardIds: [], periodTtlS: 3600 });
+      expect(await seed(i)).toBe("exists");
       expect((await again(i, { now: T0 + 1000 })).creditsUsed).toBe(9);
     });
 
@@ -137,11 +154,11 @@ export function meterContract(name: string, make: () => Promise<MeterDriver>) {
       const leases = ["b1", "b2", "b3"].map((leaseId) => ({ ...i, leaseId }));
       for (const l of leases) expect((await m.acquire(l)).outcome).toBe(Outcome.OK);
       expect((await again(i)).outcome).toBe(Outcome.CONCURRENCY);
-      const fresh = await m.settleMany(i.account, i.creditPeriod, i.day, 3600, [
+      const fresh = await m.settleMany(i.account, i.creditPeriod, i.day, 3600, await batch(i, [
         { leaseId: "b1", refundCredits: 0, cardIds: ["x", "y"] },
         { leaseId: "b2", refundCredits: 3, cardIds: [] },
         { leaseId: "b3", refundCredits: 0, cardIds: ["y", "z"] },
-      ]);
+      ]), 0);
       expect(fresh).toEqual([2, 0, 1]);
       const after = await again(i);
       // Three slots free again; 9 reserved, 3 given back, 3 more now.
@@ -154,15 +171,115 @@ export function meterContract(name: string, make: () => Promise<MeterDriver>) {
       expect((await again(i)).outcome).toBe(Outcome.CONCURRENCY);
       // Both slots are taken; the settles carried along free them within the same decision.
       const r = await again(i, {
-        settles: [
+        settles: await batch(i, [
           { leaseId: "p1", refundCredits: 0, cardIds: ["x", "y"] },
           { leaseId: "p2", refundCredits: 0, cardIds: ["y"] },
-        ],
+        ]),
       });
       expect(r).toMatchObject({ outcome: Outcome.OK, creditsUsed: 6, cardsUsed: 2, inFlight: 1, settled: [2, 0] });
       // Applied even when the acquire itself is refused.
-      const refused = await again(i, { cost: 200, settles: [{ leaseId: "none", refundCredits: 0, cardIds: ["z"] }] });
+      const refused = await again(i, { cost: 200, settles: await batch(i, [{ leaseId: "none", refundCredits: 0, cardIds: ["z"] }]) });
       expect(refused).toMatchObject({ outcome: Outcome.QUOTA, cardsUsed: 3, settled: [1] });
+    });
+
+    describe("after the counters are lost", () => {
+      it("a settle, a refund or a batch on an unseeded period writes no counter: the seed's figures stand", async () => {
+        const i = await ready(base({ cost: 5, creditLimit: 100, feature: "identify", featureLimit: 5 }));
+        const served = { ...i, leaseId: "s1" };
+        const refunded = { ...i, leaseId: "r1" };
+        for (const l of [served, refunded]) expect((await m.acquire(l)).outcome).toBe(Outcome.OK);
+        const old = await generation(i);
+        await lose(i.account);
+        expect(await settle(refunded, { generation: old, refund: true })).toMatchObject({ allowed: true, state: "unseeded" });
+        expect(await settle(served, { generation: old, partial: 2, cardIds: ["x"], cardLimit: 10 })).toMatchObject({ allowed: true, state: "unseeded" });
+        const late = [{ leaseId: "b1", generation: old, refundCredits: 5, charged: 0, cardIds: ["y"] }];
+        expect(await m.settleMany(i.account, i.creditPeriod, i.day, 3600, late, 0)).toEqual([UNSETTLED]);
+        const carried = await again(i, { settles: [{ leaseId: "b2", generation: old, refundCredits: 1, charged: 4, cardIds: ["z"] }] });
+        expect(carried).toMatchObject({ outcome: Outcome.UNSEEDED, settled: [UNSETTLED] });
+        expect(await peek(i, ["identify"])).toEqual({ creditsUsed: 0, dailyUsed: 0, cardsUsed: 0, features: { identify: 0 }, generation: null });
+        // What the ledger says is all there is.
+        expect(await seed(i, { credits: 12, daily: 12, cardIds: ["x"], features: { identify: 2 } })).toBe("seeded");
+        expect(await again(i, { cost: 0 })).toMatchObject({ outcome: Outcome.OK, creditsUsed: 12, dailyUsed: 12, cardsUsed: 1, featureUsed: 3 });
+      });
+
+      it("under a generation rebuilt since the acquire, a served answer adds its charge and a refund changes nothing", async () => {
+        const i = await ready(base({ cost: 5, creditLimit: 100, feature: "identify", featureLimit: 5 }));
+        const a = { ...i, leaseId: "a" };
+        const b = { ...i, leaseId: "b" };
+        for (const l of [a, b]) expect((await m.acquire(l)).outcome).toBe(Outcome.OK);
+        const old = await generation(i);
+        await lose(i.account);
+        await seed(i, { credits: 20, daily: 20, features: { identify: 3 } });
+        const rebuilt = await generation(i);
+        expect(rebuilt).not.toBe(old);
+        expect(await settle(a, { generation: old, partial: 1, cardIds: ["x"] })).toMatchObject({ allowed: true, state: "reseeded", newCards: 1 });
+        expect(await settle(b, { generation: old, refund: true })).toMatchObject({ allowed: true, state: "reseeded" });
+        expect(await peek(i, ["identify"])).toMatchObject({ creditsUsed: 24, dailyUsed: 24, cardsUsed: 1, features: { identify: 4 } });
+        // The same in a batch, next to an answer of the new generation that gives its reservation back.
+        const c = { ...i, leaseId: "c", feature: "", featureLimit: -1 };
+        expect((await m.acquire(c)).creditsUsed).toBe(29);
+        const fresh = await m.settleMany(i.account, i.creditPeriod, i.day, 3600, [
+          { leaseId: "old-served", generation: old, refundCredits: 1, charged: 4, cardIds: ["y"] },
+          { leaseId: "old-refund", generation: old, refundCredits: 5, charged: 0, cardIds: [] },
+          { leaseId: "c", generation: rebuilt, refundCredits: 5, charged: 0, cardIds: [] },
+        ], 0);
+        expect(fresh).toEqual([1, 0, 0]);
+        expect(await peek(i, ["identify"])).toMatchObject({ creditsUsed: 28, dailyUsed: 28, cardsUsed: 2, features: { identify: 4 } });
+      });
+
+      it("a refused card page under a rebuilt generation gives back nothing it never held", async () => {
+        const i = await ready(base({ cost: 2, creditLimit: 100 }));
+        await m.acquire(i);
+        const old = await generation(i);
+        await lose(i.account);
+        await seed(i, { credits: 10, cardIds: ["a", "b"] });
+        expect(await settle(i, { generation: old, cardIds: ["c"], cardLimit: 2 })).toMatchObject({ allowed: false, state: "reseeded", newCards: 1 });
+        expect(await peek(i)).toMatchObject({ creditsUsed: 10, cardsUsed: 2 });
+      });
+
+      it("the seed restores every counter the ledger knows: credits, the day's, cards and trial calls", async () => {
+        const i = base({ cost: 0, feature: "identify", featureLimit: 5 });
+        expect(await seed(i, { credits: 40, daily: 10, cardIds: ["a", "b"], features: { identify: 4, centering_measure: 5, centering_confirm: 0 } })).toBe("seeded");
+        expect(await peek(i, ["identify", "centering_measure", "centering_confirm"])).toMatchObject({
+          creditsUsed: 40, dailyUsed: 10, cardsUsed: 2, features: { identify: 4, centering_measure: 5, centering_confirm: 0 },
+        });
+        expect(await again(i)).toMatchObject({ outcome: Outcome.OK, featureUsed: 5 });
+        expect((await again(i)).outcome).toBe(Outcome.FEATURE);
+        expect((await again(i, { feature: "centering_measure" })).outcome).toBe(Outcome.FEATURE);
+        expect((await again(i, { feature: "centering_confirm" })).featureUsed).toBe(1);
+      });
+
+      it("a settle that finds the period unseeded holds its rebuild back until its hold expires", async () => {
+        const i = await ready(base());
+        const old = await generation(i);
+        await lose(i.account);
+        await settle(i, { generation: old, holdMs: 60_000 });
+        expect(await seed(i)).toBe("held");
+        const r = await again(i);
+        expect(r.outcome).toBe(Outcome.UNSEEDED);
+        expect(r.retryAfterMs).toBeGreaterThan(50_000);
+        expect(r.retryAfterMs).toBeLessThanOrEqual(60_000);
+        const j = base();
+        await settle(j, { generation: "gone", holdMs: 30 });
+        await sleep(60);
+        expect(await seed(j)).toBe("seeded");
+      });
+
+      it("an operator's credits need a seeded period, and tell what they replaced", async () => {
+        const i = base();
+        expect(await m.setCredits(i.account, i.creditPeriod, 50, 3600)).toBeNull();
+        expect(await peek(i)).toMatchObject({ creditsUsed: 0, generation: null });
+        await seed(i, { credits: 7 });
+        expect(await m.setCredits(i.account, i.creditPeriod, 50, 3600)).toBe(7);
+        expect((await again(i)).creditsUsed).toBe(51);
+      });
+
+      it("the store's age counts from the first call that found it without its marker", async () => {
+        const first = await m.age();
+        expect(first).toBeGreaterThanOrEqual(0);
+        await sleep(40);
+        expect(await m.age()).toBeGreaterThanOrEqual(first + 30);
+      });
     });
 
     it("simple fixed-window limits", async () => {

@@ -35,7 +35,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ── operator routes ──────────────────────────────────────────────────────────
 
 /** Operator routes need ADMIN_TOKEN in this process's environment; each file sets its own. */
-export function useAdminToken(token = `admin-${randomBytes(8).toString("hex")}`): string {
+export function useAdminToken(token = `admin-${randomBytes(16).toString("hex")}`): string {
   process.env.ADMIN_TOKEN = token;
   return token;
 }
@@ -148,3 +148,20 @@ export const unknownKey = () => `ppk_live_${randomBytes(24).toString("base64url"
 export const isoDaysFromNow = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
 /** Seconds until the next midnight UTC, as SPEC.md's daily-cap details count them. */
 export const secondsToMidnightUtc = (now = Date.now()) => Math.ceil((DAY_MS - (now % DAY_MS)) / 1000);
+
+// ── app servers ──────────────────────────────────────────────────────────────
+
+/**
+ * Waits until a server's meter counts this key's calls: its Redis answers, and the account's
+ * period is rebuilt (on a Redis that just started, after the rebuild grace).
+ */
+export async function meterCounting(url: string, key: string, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const res = await fetch(`${url}/v1/me`, { headers: { "x-api-key": key } }).catch(() => null);
+    await res?.arrayBuffer();
+    if (res?.status === 200 && res.headers.get("x-ratelimit-degraded") === null) return;
+    await sleep(100);
+  }
+  throw new Error(`the meter of ${url} did not count within ${ms} ms`);
+}

@@ -1,6 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
+import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
 import { makeAccount } from "../helpers/accounts";
 import { query, queryOne } from "../helpers/db";
 import { expectEnvelope } from "../helpers/expect";
@@ -23,7 +24,7 @@ const freshIp = () => `10.77.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`;
 const newEmail = () => `script-${randomUUID()}@example.com`;
 
 async function signup(body: unknown, opts: { idempotencyKey?: string | null; ip?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { "content-type": "application/json", "x-forwarded-for": opts.ip ?? freshIp() };
+  const headers: Record<string, string> = { "content-type": "application/json", [CLIENT_IP_HEADER]: opts.ip ?? freshIp() };
   if (opts.idempotencyKey !== null) headers["idempotency-key"] = opts.idempotencyKey ?? randomUUID();
   return parse(await call("POST", "/v1/accounts/free", { anonymous: true, headers, body: JSON.stringify(body) }));
 }
@@ -100,6 +101,46 @@ describe("POST /v1/accounts/free", () => {
     expect(a.status).toBe(409);
     expect(expectEnvelope(a.res, a.body).code).toBe("IDEMPOTENCY_CONFLICT");
     expect(await query("select id from accounts where lower(email) = lower($1)", [other])).toHaveLength(0);
+  });
+
+  it.each(["first-try", "x".repeat(15)])("an Idempotency-Key shorter than 16 characters (%j) is 400 INVALID_PARAMETER", async (key) => {
+    const a = await signup({ email: newEmail() }, { idempotencyKey: key });
+    expect(a.status).toBe(400);
+    expect(expectEnvelope(a.res, a.body)).toMatchObject({ code: "INVALID_PARAMETER", details: { header: "idempotency-key" } });
+  });
+
+  it("the stored answer never holds the API key in plain text; the replay still returns it", async () => {
+    const key = randomUUID();
+    const body = { email: newEmail() };
+    const first = await signup(body, { idempotencyKey: key });
+    expect(first.status).toBe(201);
+    const secret = first.body.data.api_key as string;
+    const [row] = await query<{ response: unknown; secret_enc: string }>("select response, secret_enc from idempotency_keys where key = $1", [key]);
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(JSON.stringify(row)).not.toContain(secret.slice(9, 25));
+    expect(row!.secret_enc).toMatch(/^v1\./);
+    expect((await signup(body, { idempotencyKey: key })).body.data.api_key).toBe(secret);
+    // A sealed secret that was altered is refused, not decrypted into garbage.
+    // The tag's first character: every one of its bits is data (a base64 string's last character
+    // may carry only padding bits, which decoders ignore, so altering it proves nothing).
+    await query(
+      `update idempotency_keys set secret_enc = 'v1.' || split_part(secret_enc, '.', 2) || '.'
+         || (case when left(split_part(secret_enc, '.', 3), 1) = 'A' then 'B' else 'A' end)
+         || substr(split_part(secret_enc, '.', 3), 2) || '.' || split_part(secret_enc, '.', 4)
+       where key = $1`,
+      [key],
+    );
+    const tampered = await signup(body, { idempotencyKey: key });
+    expect(tampered.status).toBe(409);
+    expect(JSON.stringify(tampered.body)).not.toContain("ppk_live_");
+  });
+
+  it("records past their 24 hours are purged, not only when their own key comes back", async () => {
+    const old = randomUUID();
+    expect((await signup({ email: newEmail() }, { idempotencyKey: old })).status).toBe(201);
+    await query("update idempotency_keys set expires_at = now() - interval '1 second' where key = $1", [old]);
+    expect((await signup({ email: newEmail() })).status).toBe(201);
+    expect(await query("select 1 from idempotency_keys where key = $1", [old])).toHaveLength(0);
   });
 
   it("an Idempotency-Key is forgotten after its 24 hours: the same key may then sign up another address", async () => {
@@ -275,8 +316,11 @@ describe("operator routes", () => {
     const rows = await query<{ actor: string; action: string; at: Date; details: any }>(
       "select actor, action, at, details from audit_log where account_id = $1 order by id", [acct.id]);
     expect(rows.map((r) => r.action)).toEqual(["confirm_email", "set_trial_expiry", "set_credits_used", "set_plan"]);
+    // Who is the token that proved the right (its fingerprint); X-Operator is only a note.
+    const fingerprint = createHash("sha256").update(ADMIN_TOKEN).digest("hex").slice(0, 12);
     for (const r of rows) {
-      expect(r.actor).toBe("operator:vitest");
+      expect(r.actor).toBe(`admin-token:${fingerprint}`);
+      expect(r.details.operator_note).toBe("vitest");
       expect(r.at.getTime()).toBeGreaterThanOrEqual(new Date(started.now).getTime());
     }
     expect(rows[2]!.details).toMatchObject({ from: 0, to: 7 });

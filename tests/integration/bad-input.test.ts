@@ -72,6 +72,8 @@ type Case = {
   status: number; code: string; check?: (d: any) => void;
 };
 const has = (p: string) => (op: Op) => op.params.has(p);
+/** Routes whose q is the card search language (the card lists; the other lists' q is plain text). */
+const cardQuery = (op: Op) => op.params.has("q") && op.params.has("select");
 const CASES: Case[] = [
   // The liveness probe is the one route that ignores what is appended to it.
   { name: "unknown parameter", applies: (op) => op.path !== "/v1/health", query: { zz_unknown: "1" }, status: 400, code: "INVALID_PARAMETER",
@@ -94,8 +96,15 @@ const CASES: Case[] = [
   { name: "unknown select", applies: has("select"), query: { select: "zz_field" }, status: 400, code: "INVALID_SELECT_FIELD",
     check: (d) => expect(Array.isArray(d.valid_fields)).toBe(true) },
   { name: "unknown region", applies: has("region"), query: { region: "MARS" }, status: 400, code: "INVALID_PARAMETER" },
-  { name: "q that does not parse", applies: (op) => op.params.has("q") && op.params.has("select"), query: { q: "name:(" }, status: 400, code: "INVALID_QUERY",
+  { name: "q that does not parse", applies: cardQuery, query: { q: "name:(" }, status: 400, code: "INVALID_QUERY",
     check: (d) => expect(typeof d.position).toBe("number") },
+  { name: "q naming an unknown field", applies: cardQuery, query: { q: "zz:1" }, status: 400, code: "INVALID_QUERY" },
+  // An unknown region or language inside q is the same mistake as region=MARS or lang=xx.
+  { name: "q with an unknown region", applies: cardQuery, query: { q: "set.region:XX" }, status: 400, code: "INVALID_PARAMETER",
+    check: (d) => expect(d).toMatchObject({ parameter: "q", field: "set.region", valid_values: ["WEST", "JP", "CN", "KR"], position: 0 }) },
+  { name: "q with an unknown language", applies: cardQuery, query: { q: "lang:xx" }, status: 400, code: "INVALID_PARAMETER",
+    check: (d) => expect(d).toMatchObject({ parameter: "q", field: "languages", value: "xx" }) },
+  { name: "NUL in the cursor", applies: has("cursor"), query: { cursor: "\u0000" }, status: 400, code: "INVALID_CURSOR" },
 ];
 
 async function replay(url: string, status: number, code: string) {

@@ -1,7 +1,10 @@
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { getJson, walk } from "../helpers/api";
+import { makeAccount } from "../helpers/accounts";
+import { call, getJson, walk } from "../helpers/api";
 import { count } from "../helpers/db";
-import { expectError } from "../helpers/expect";
+import { expectEnvelope, expectError } from "../helpers/expect";
+import { imageForm } from "../helpers/images";
 
 // Inputs that once reached PostgreSQL as errors or ran for seconds. Each must be a clean 4xx
 // in the envelope, or a correct answer.
@@ -98,5 +101,45 @@ describe("lang=ko", () => {
     const { res, body } = await getJson("/v1/cards/base1-4?lang=ko&select=name");
     expect(res.status).toBe(200);
     expect(body.data.name).toBe("Charizard");
+  });
+});
+
+/** A PNG chunk: length, type, data, CRC of type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body));
+  return Buffer.concat([head, body, crc]);
+}
+
+/**
+ * A valid black PNG of `side` × `side` pixels at one bit each: a few tens of kilobytes that
+ * decode to hundreds of megapixels.
+ */
+function pngBomb(side: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 1; // bit depth; colour type 0 (grey), deflate, no filter method, no interlace
+  const rows = Buffer.alloc((1 + Math.ceil(side / 8)) * side); // each row: filter byte 0, then zeros
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, pngChunk("IHDR", header), pngChunk("IDAT", zlib.deflateSync(rows, { level: 9 })), pngChunk("IEND", Buffer.alloc(0))]);
+}
+
+describe("a decompression bomb is refused before it is decoded", () => {
+  // 256 megapixels: under sharp's own default limit (268 MP), so only the routes' bound refuses it.
+  const bomb = pngBomb(16_000);
+
+  it.each(["/v1/vision/identify", "/v1/centering/measure"])("%s: 400 INVALID_IMAGE naming the limit, refunded", async (path) => {
+    expect(bomb.length).toBeLessThan(100_000);
+    const growth = await makeAccount({ plan: "growth" });
+    const res = await call("POST", path, { body: imageForm(bomb, "image/png", "bomb.png"), headers: { "x-api-key": growth.key } });
+    const error = expectEnvelope(res, await res.json());
+    expect({ status: res.status, code: error.code }).toEqual({ status: 400, code: "INVALID_IMAGE" });
+    expect(error.message).toMatch(/more than 52428800 pixels/);
+    expect(res.headers.get("x-credits-cost")).toBe("0");
+    expect(res.headers.get("x-quota-remaining")).toBe(res.headers.get("x-quota-limit"));
   });
 });

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
+import { resetEnvForTests } from "@/lib/env";
 import { refreshImages, renderFaces } from "@/lib/images/jobs";
 import { serveCardImage } from "@/lib/images/serve";
 import { progress } from "@/lib/jobs/progress";
@@ -104,5 +106,61 @@ describe("rendered faces and the image route", () => {
     expect(r.rendered).toBe(2);
     expect((await image("no-such-card", "small")).status).toBe(404);
     expect((await image(card!.id, "huge")).status).toBe(404);
+  });
+});
+
+describe("renders on request: limited per address, one per card", () => {
+  const from = (ip: string, id: string, size = "small") =>
+    serveCardImage(new Request(`http://t/images/cards/${id}/front-${size}.webp`, { headers: { [CLIENT_IP_HEADER]: ip } }), id, `front-${size}.webp`);
+  /** Cards no test has given an image yet, from the end of the id order (render-faces works from its start). */
+  const unrendered = async (n: number) => (await query<{ id: string }>(`select c.id from cards c where c.deleted_at is null
+    and not exists (select 1 from images i where i.owner_id = c.id and i.owner_kind = 'card') order by c.id desc limit $1`, [n])).map((r) => r.id);
+  const imageChanges = async (id: string, after: number) =>
+    (await query<{ n: number }>("select count(*)::int as n from changes where kind = 'IMAGE' and entity_id = $1 and seq > $2", [id, after]))[0]!.n;
+  const lastSeq = async () => (await query<{ s: number }>("select coalesce(max(seq), 0)::int as s from changes"))[0]!.s;
+  let saved: string | undefined;
+
+  beforeAll(() => {
+    saved = process.env.RATE_LIMIT_IMAGES;
+    process.env.RATE_LIMIT_IMAGES = "3/3600";
+    resetEnvForTests();
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.RATE_LIMIT_IMAGES;
+    else process.env.RATE_LIMIT_IMAGES = saved;
+    resetEnvForTests();
+  });
+
+  it("an address is refused after RATE_LIMIT_IMAGES renders (429, Retry-After); stored files and other addresses are not", async () => {
+    const ids = await unrendered(5);
+    const ip = "203.0.113.10";
+    for (const id of ids.slice(0, 3)) expect((await from(ip, id)).status, id).toBe(200);
+    const refused = await from(ip, ids[3]!);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    const body = await refused.json();
+    expect(body.error).toMatchObject({ code: "RATE_LIMITED", request_id: refused.headers.get("x-request-id") });
+    expect(await query("select size from images where owner_id = $1", [ids[3]])).toEqual([]);
+    // What is stored costs no render: the same address still gets it.
+    expect((await from(ip, ids[0]!, "large")).status).toBe(200);
+    // Other addresses render as before.
+    expect((await from("203.0.113.11", ids[3]!)).status).toBe(200);
+    expect((await from("2001:db8::11", ids[4]!)).status).toBe(200);
+  });
+
+  it("ten requests at once for a card without an image render it once, and count once", async () => {
+    const [id] = await unrendered(1);
+    const seq = await lastSeq();
+    const sizes = ["small", "normal", "large"];
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => from("198.51.100.7", id!, sizes[i % 3])));
+    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const widths = await Promise.all(answers.map(async (r) => (await sharp(Buffer.from(await r.arrayBuffer())).metadata()).width));
+    expect(widths).toEqual(Array.from({ length: 10 }, (_, i) => [245, 488, 734][i % 3]));
+    expect(await imageChanges(id!, seq)).toBe(1);
+    // One render of the address's three: two more are allowed, then it is refused.
+    const [a, b, c] = await unrendered(3);
+    expect((await from("198.51.100.7", a!)).status).toBe(200);
+    expect((await from("198.51.100.7", b!)).status).toBe(200);
+    expect((await from("198.51.100.7", c!)).status).toBe(429);
   });
 });

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeDb } from "@/lib/db/client";
 import { resetEnvForTests } from "@/lib/env";
 import { refreshCatalog } from "@/lib/catalog/import";
+import { maxShrink } from "@/lib/catalog/import/shrink";
 import { getJson, walk } from "../helpers/api";
 import { forgetRoomyKeys } from "../helpers/accounts";
 import { ensureDatabase, query } from "../helpers/db";
@@ -14,7 +16,8 @@ import { expectError } from "../helpers/expect";
 // small sample catalogue copied to a temporary folder that the tests edit.
 
 const DB = "pokeprice_import_test";
-const SAMPLE = path.resolve(process.env.CATALOG_DIR ?? "../shared/data/catalog", "sample");
+const CATALOG = path.resolve(process.env.CATALOG_DIR ?? "../shared/data/catalog");
+const SAMPLE = path.join(CATALOG, "sample");
 
 type Json = Record<string, any>;
 let dir: string;
@@ -328,6 +331,89 @@ describe("refresh-catalog import", () => {
       const mended = await getJson("/v1/status");
       expect(mended.body.upstream).toEqual({ contract_ok: true, error: null });
       expect(mended.body.status).toBe("ok");
+    });
+  });
+
+  describe("an upstream that shrinks too far is a broken contract", () => {
+    const live = async (table: string) => (await sql<{ n: number }>(`select count(*)::int as n from ${table} where deleted_at is null`))[0]!.n;
+    let savedShare: string | undefined;
+    beforeEach(() => {
+      savedShare = process.env.CATALOG_MAX_SHRINK;
+      delete process.env.CATALOG_MAX_SHRINK;
+    });
+    afterEach(() => {
+      if (savedShare === undefined) delete process.env.CATALOG_MAX_SHRINK;
+      else process.env.CATALOG_MAX_SHRINK = savedShare;
+    });
+
+    it("losing 10 % of the cards changes nothing and says so on /v1/status, until the operator allows it", async () => {
+      await goodImport();
+      const good = await getJson("/v1/status");
+      editRows("cards.ndjson", (rows) => rows.map((c) => (c.id === "base1-2" ? { ...c, name: "Pending Edit" } : c)));
+      const cards = readRows("cards.ndjson");
+      const dropped = cards.filter((c) => c.id !== "base1-2").slice(-10).map((c) => c.id);
+      editRows("cards.ndjson", (rows) => rows.filter((c) => !dropped.includes(c.id)));
+      const before = await snapshot();
+
+      const res = await runImport();
+      expect(res.ok).toBe(false);
+      expect(res.error).toMatch(/upstream contract broken: .*cards would lose 10 of 100 \(10 %\).*--allow-shrink/);
+      expect(await snapshot()).toEqual(before);
+      const { body } = await getJson("/v1/status");
+      expect(body.upstream).toEqual({ contract_ok: false, error: res.error });
+      expect(body.status).toBe("degraded");
+      expect(body.catalog).toEqual(good.body.catalog);
+      expect(body.sources[0].last_success_at).toBe(good.body.sources[0].last_success_at);
+      expect((await getJson(`/v1/cards/${dropped[0]}?select=name`)).res.status).toBe(200);
+      expect((await getJson("/v1/cards/base1-2?select=name")).body.data.name).toBe("Blastoise");
+
+      const allowed = await refreshCatalog(dir, undefined, undefined, { allowShrink: true });
+      expect(allowed.ok, allowed.error).toBe(true);
+      expect(allowed.counts.cards).toMatchObject({ updated: 1, deleted: 10 });
+      expect(allowed.shrunk).toEqual([{ table: "cards", live: 100, gone: 10 }]);
+      expect((await getJson("/v1/status")).body.upstream).toEqual({ contract_ok: true, error: null });
+      await expectError(`/v1/cards/${dropped[0]}`, 404, "CARD_NOT_FOUND");
+    });
+
+    it("5 % by default, CATALOG_MAX_SHRINK otherwise, over sets and sealed products as well", async () => {
+      // A trimmed copy of the real catalogue's sealed products (the sample has none).
+      const sealed = gunzipSync(readFileSync(path.join(CATALOG, "sealed_products.ndjson.gz"))).toString("utf8")
+        .split("\n").filter((l) => l.trim()).slice(0, 40);
+      writeFileSync(path.join(dir, "sealed_products.ndjson"), sealed.join("\n") + "\n");
+      await goodImport();
+      expect(await live("sealed_products")).toBe(40);
+
+      // 5 of 100 cards is the limit itself: applied.
+      editRows("cards.ndjson", (rows) => rows.slice(0, 95));
+      expect((await goodImport()).counts.cards).toMatchObject({ deleted: 5 });
+
+      // 3 of 40 sealed products is 7.5 %.
+      editRows("sealed_products.ndjson", (rows) => rows.slice(3));
+      const res = await runImport();
+      expect(res.error).toMatch(/sealed products would lose 3 of 40 \(7\.5 %\)/);
+      expect(await live("sealed_products")).toBe(40);
+      process.env.CATALOG_MAX_SHRINK = "10%";
+      expect((await goodImport()).counts.sealed).toMatchObject({ deleted: 3 });
+
+      // A set gone with its cards: both tables past the limit, both named.
+      const [kept, removed] = readRows("sets.ndjson") as [Json, Json];
+      const setCards = readRows("cards.ndjson").filter((c) => c.set_id === removed.id).length;
+      editRows("sets.ndjson", (rows) => rows.filter((s) => s.id === kept.id));
+      editRows("cards.ndjson", (rows) => rows.filter((c) => c.set_id === kept.id));
+      const gone = await runImport();
+      expect(gone.error).toMatch(new RegExp(`cards would lose ${setCards} of 95 .*sets would lose 1 of 2 \\(50 %\\)`));
+      expect(await live("sets")).toBe(2);
+      process.env.CATALOG_MAX_SHRINK = "0.6";
+      await goodImport();
+      expect(await live("sets")).toBe(1);
+    });
+
+    it("CATALOG_MAX_SHRINK takes a share or a percentage, and nothing else", () => {
+      expect(maxShrink(undefined)).toBe(0.05);
+      expect(maxShrink("0.2")).toBe(0.2);
+      expect(maxShrink("12.5%")).toBe(0.125);
+      expect(() => maxShrink("lots")).toThrow(/CATALOG_MAX_SHRINK/);
+      expect(() => maxShrink("150%")).toThrow(/CATALOG_MAX_SHRINK/);
     });
   });
 });

@@ -161,7 +161,14 @@ describe("deliverDue", () => {
 
   it("sends the confirmation mail of an account with its link", async () => {
     const account = await makeAccount({ email: unique("confirm") });
-    await sendConfirmation(account, "https://pokeprice.example");
+    process.env.PUBLIC_BASE_URL = "https://pokeprice.example";
+    resetEnvForTests();
+    try {
+      await sendConfirmation(account);
+    } finally {
+      delete process.env.PUBLIC_BASE_URL;
+      resetEnvForTests();
+    }
     expect(await deliverDue({ smtpUrl: smtpUrl() })).toMatchObject({ sent: 1, failed: 0 });
     const parsed = parseMail(mailTo(account.email)[0]!.raw);
     expect(parsed.headers.get("subject")).toBe("Confirm your email for the PokéPrice API");

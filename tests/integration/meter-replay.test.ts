@@ -5,6 +5,7 @@ import { cardScan, imageForm } from "../helpers/images";
 import { progress } from "@/lib/jobs/progress";
 import { call, getJson } from "../helpers/api";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
+import { useFakeStripe } from "../helpers/billing";
 import {
   as, DAY_MS, expectNoMeterHeaders, expectPaidMeterHeaders, expectRefusal, expectTrialExpiryHeader, expectTrialMeterHeaders,
   int, isoDaysFromNow, parse, setCreditsUsed, setPlan, setTrialExpiry, SPEC_FIGURES, unknownKey, useAdminToken, type Answer,
@@ -20,8 +21,13 @@ useAdminToken();
 /** minPlan: the route's minimum plan (x-min-plan) where the trial cannot call it at all (x-trial none). */
 type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean; minPlan?: string; example?: unknown; upload?: boolean };
 
-/** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage, the key routes, billing checkout; the resend of the confirmation mail is 0 credits too. */
-const ZERO_COST = /^\/v1\/(me|me\/usage|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing\/checkout|accounts\/confirmation)$/;
+/** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage, the key routes, billing checkout; the resend of the confirmation mail and the other billing routes are 0 credits too. */
+const ZERO_COST = /^\/v1\/(me|me\/usage|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing|billing\/(checkout|invoices|portal|subscription|cancel)|accounts\/confirmation)$/;
+/** Routes acting on a subscription: an account without one is answered 404 SUBSCRIPTION_NOT_FOUND, past every gate, at no cost. */
+const NEEDS_SUBSCRIPTION = /^\/v1\/billing\/(subscription|cancel)$/;
+
+// The billing routes call Stripe: the local fake stands in for it.
+useFakeStripe();
 
 const doc = await (await call("GET", "/v1/openapi.json", { anonymous: true })).json();
 const operatorRoutes: string[] = [];
@@ -79,6 +85,11 @@ async function send(op: Op, account: TestAccount, headers: Record<string, string
 const withKey = (op: Op, a: TestAccount) => send(op, a, { "x-api-key": a.key });
 
 function expectServed(a: Answer, op: Op): void {
+  if (NEEDS_SUBSCRIPTION.test(op.template) && a.status === 404) {
+    expect(a.body.error.code).toBe("SUBSCRIPTION_NOT_FOUND");
+    expect(a.h("x-credits-cost")).toBe("0");
+    return;
+  }
   expect(a.status, JSON.stringify(a.body)).toBeGreaterThanOrEqual(200);
   expect(a.status).toBeLessThan(300);
   if (op.zeroCost) expect(a.h("x-credits-cost")).toBe("0");

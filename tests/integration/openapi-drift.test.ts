@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeSpecs } from "@/app/api/v1/routes";
 import { call } from "../helpers/api";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
+import Stripe from "stripe";
+import { sessionIdOf, useFakeStripe } from "../helpers/billing";
 import { cardPhoto, cardScan, centeringPhoto, imageForm, noCardPhoto } from "../helpers/images";
 
 // The OpenAPI document is generated from each route's response schema. Real answers are
@@ -12,6 +14,9 @@ type Sample = { url: string; method?: string; body?: unknown; headers?: Record<s
 
 let account: TestAccount;
 const ADMIN = `admin-${randomUUID()}`;
+const billing = useFakeStripe();
+/** A Stripe event of a kind the app does not handle, signed: the webhook acknowledges it. */
+const unhandledEvent = { id: `evt_drift_${randomUUID()}`, object: "event", type: "customer.created", data: { object: { id: "cus_drift", object: "customer" } } };
 
 const SAMPLES = (): Record<string, Sample[]> => ({
   "GET /cards": [{ url: "/v1/cards?limit=30" }, { url: "/v1/cards?limit=30&include=set,artist,translations,images,index" }, { url: "/v1/cards?q=set.region:JP&limit=20&lang=ja" }],
@@ -63,6 +68,17 @@ const SAMPLES = (): Record<string, Sample[]> => ({
     { url: "/v1/centering/confirm", method: "POST", body: { front: { outer: { left: 60, right: 690, top: 55, bottom: 935 }, inner: { left: 100, right: 655, top: 88, bottom: 900 } } } },
   ],
   "GET /keys": [{ url: "/v1/keys", key: "own" }],
+  "GET /billing": [{ url: "/v1/billing", key: "own" }, { url: "/v1/billing" }],
+  // The roomy key's account has no subscription; `account` subscribes in beforeAll.
+  "POST /billing/checkout": [{ url: "/v1/billing/checkout", method: "POST", body: { plan: "developer", interval: "year" } }],
+  "POST /billing/webhook": [{
+    url: "/v1/billing/webhook", method: "POST", body: unhandledEvent,
+    headers: { "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload: JSON.stringify(unhandledEvent), secret: billing.secret }) },
+  }],
+  "GET /billing/invoices": [{ url: "/v1/billing/invoices", key: "own" }],
+  "POST /billing/portal": [{ url: "/v1/billing/portal", method: "POST", key: "own" }],
+  "POST /billing/subscription": [{ url: "/v1/billing/subscription", method: "POST", body: { plan: "growth", interval: "month" }, key: "own" }],
+  "POST /billing/cancel": [{ url: "/v1/billing/cancel", method: "POST", body: { cancel_at_period_end: true }, key: "own" }],
   "POST /keys": [{ url: "/v1/keys", method: "POST", body: { name: "drift" }, key: "own" }],
   "DELETE /keys/{id}": [], // needs a key id of the account: tests/integration/keys.test.ts
   "POST /keys/{id}/rotate": [],
@@ -77,6 +93,11 @@ const SAMPLES = (): Record<string, Sample[]> => ({
 beforeAll(async () => {
   process.env.ADMIN_TOKEN = ADMIN;
   account = await makeAccount();
+  const checkout = await call("POST", "/v1/billing/checkout", {
+    headers: { "x-api-key": account.key, "content-type": "application/json" }, body: JSON.stringify({ plan: "developer", interval: "month" }),
+  });
+  billing.fake.completeCheckout(sessionIdOf((await checkout.json()).data.url));
+  await billing.fake.deliverAll();
 });
 afterAll(() => {
   delete process.env.ADMIN_TOKEN;

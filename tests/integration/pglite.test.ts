@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, dbKind } from "@/lib/db/client";
+import { sql } from "drizzle-orm";
+import { closeDb, dbKind, getDb, rows } from "@/lib/db/client";
+import { runningJob } from "@/lib/jobs/running";
 import { resetEnvForTests } from "@/lib/env";
 import { refreshCatalog } from "@/lib/catalog/import";
 import { getJson } from "../helpers/api";
@@ -55,4 +57,51 @@ describe("embedded PGlite default", () => {
     expect(again.ok).toBe(true);
     expect(again.changes).toBe(0);
   });
+});
+
+describe("job work beside a server on the same thread", () => {
+  it("every statement hands the event loop back, inside a transaction too", async () => {
+    // PGlite resolves its statements without real I/O: left alone, a run of them never lets a
+    // timer or a socket in (a health probe waited a minute during the first start's demo prices).
+    let turns = 0;
+    setImmediate(() => turns++);
+    await rows(sql`select 1`);
+    expect(turns).toBe(1);
+    await (await getDb()).transaction(async (tx) => {
+      setImmediate(() => turns++);
+      await tx.execute(sql`select 1`);
+      expect(turns).toBe(2);
+    });
+    let fired = false;
+    setTimeout(() => (fired = true), 0);
+    for (let i = 0; i < 100 && !fired; i++) await rows(sql`select ${i}::int`);
+    expect(fired).toBe(true);
+  });
+
+  it("the first start's demo prices run paced on PGlite: /v1/status lists them with their share while they run; the prices land", async () => {
+    process.env.PRICE_FEEDS_DIR = path.join(dir, "feeds");
+    process.env.DEMO_PRICES_DAYS = "30";
+    resetEnvForTests();
+    try {
+      const { demoPricesOnFirstStart } = await import("@/lib/prices/demo-on-start");
+      const run = demoPricesOnFirstStart();
+      while (!runningJob("demo-prices")) await new Promise((r) => setImmediate(r));
+      const { res, body } = await getJson("/v1/status");
+      expect(res.status).toBe(200);
+      const job = body.jobs.find((j: { job: string }) => j.job === "demo-prices");
+      expect(job).toMatchObject({ state: "running" });
+      expect(job.share_done).toBeGreaterThanOrEqual(0);
+      expect(job.share_done).toBeLessThan(1);
+      await run;
+      expect(runningJob("demo-prices")).toBeUndefined();
+      const prices = await getJson("/v1/cards/base1-4/prices");
+      expect(prices.res.status).toBe(200);
+      expect(prices.body.data.quotes.length).toBeGreaterThan(0);
+      expect((await getJson("/v1/status")).body.sources.map((s: { state: string }) => s.state)).toEqual(["fresh", "fresh", "fresh"]);
+    } finally {
+      delete process.env.PRICE_FEEDS_DIR;
+      delete process.env.DEMO_PRICES_DAYS;
+      resetEnvForTests();
+    }
+  }, 180_000);
 });

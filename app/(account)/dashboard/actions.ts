@@ -1,10 +1,11 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { ApiError } from "@/lib/api/errors";
 import { createKey, deleteKey, rotateKey } from "@/lib/accounts/keys";
 import { resendConfirmation } from "@/lib/accounts/signup";
 import type { Account } from "@/lib/accounts/types";
-import { currentOrigin, mailedRecently, signedIn } from "../server";
+import { signedIn } from "../server";
 
 // The dashboard's key management, scoped to the signed-in person's account. Every action
 // checks the session again: a server action is an endpoint anyone can call.
@@ -51,7 +52,11 @@ export async function resendMyConfirmationAction(): Promise<{ message: string }>
   const account = await mine();
   if (!account) return { message: "Your session has ended. Sign in again." };
   if (account.emailConfirmedAt) return { message: "Your address is confirmed already." };
-  if (await mailedRecently(account.email, "confirm_email")) return { message: "We sent a link less than a minute ago. Check your mail." };
-  await resendConfirmation(account.id, await currentOrigin());
+  try {
+    await resendConfirmation(account.id);
+  } catch (err) {
+    if (err instanceof ApiError) return { message: `${err.message} Check your mail for the links we sent.` };
+    throw err;
+  }
   return { message: `We sent a new confirmation link to ${account.email}.` };
 }

@@ -22,6 +22,7 @@ type Quota = {
 };
 type Suggestion = { plan: string; monthly_eur: number | null; credits_per_month: number | null; reason: string } | null;
 type Warning = { resource: string; message: string };
+type BillingWarning = { code: string; message: string; invoice_url: string | null } | null;
 
 const DAY_MS = 86_400_000;
 const n = (v: number) => v.toLocaleString("en-US");
@@ -78,6 +79,7 @@ export default async function DashboardPage() {
   const cards = d.cards as { used: number; limit: number | null };
   const warnings = d.usage_warnings as Warning[];
   const suggestion = d.upgrade_suggestion as Suggestion;
+  const billingWarning = d.billing_warning as BillingWarning;
   const u = usage.body.data;
   const days = fillDays(u.from, u.to, u.days);
   const trial = d.plan === "trial";
@@ -103,6 +105,12 @@ export default async function DashboardPage() {
           <ResendMine />
         </div>
       )}
+      {billingWarning && (
+        <div className="notice warn banner" role="alert" data-testid="billing-warning">
+          <p>{billingWarning.message}</p>
+          <Link className="button small" href="/dashboard/billing">Open billing</Link>
+        </div>
+      )}
       {warnings.map((w) => (
         <div key={w.resource} className="notice warn banner" role="status"><p>{w.message}</p></div>
       ))}
@@ -126,7 +134,8 @@ export default async function DashboardPage() {
             <p className="stat-note suggest">
               {suggestion.reason} Next up: <strong>{title(suggestion.plan)}</strong>
               {suggestion.monthly_eur ? ` at ${suggestion.monthly_eur} EUR a month` : ""}
-              {suggestion.credits_per_month ? ` with ${n(suggestion.credits_per_month)} credits` : ""}.
+              {suggestion.credits_per_month ? ` with ${n(suggestion.credits_per_month)} credits` : ""}.{" "}
+              <Link href="/dashboard/billing">Upgrade to {title(suggestion.plan)}</Link>
             </p>
           )}
         </article>

@@ -2,12 +2,12 @@
 
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import { CopySecret } from "../copy-secret";
 
 // Registration goes through the public API (POST /v1/accounts/register), so the page gets the
-// same validation, per-address limits and error envelope as any client.
+// same validation, per-address limits and error envelope as any client. Its answer is the same
+// for a new and a known address; keys are made in the dashboard once the address is confirmed.
 
-type Created = { email: string; apiKey: string; trialExpiresAt: string };
+type Created = { email: string };
 type Failure = { code: string; message: string };
 
 const MIN_PASSWORD = 10;
@@ -36,8 +36,8 @@ export function SignUpForm({ devOutbox }: { devOutbox: boolean }) {
         body: JSON.stringify(name ? { email, password, name } : { email, password }),
       });
       const body = await res.json().catch(() => null);
-      if (res.ok && body?.data?.api_key) {
-        setCreated({ email, apiKey: body.data.api_key, trialExpiresAt: body.data.trial_expires_at });
+      if (res.status === 202 && body?.data?.email) {
+        setCreated({ email: body.data.email });
       } else {
         setFailure({
           code: body?.error?.code ?? `HTTP_${res.status}`,
@@ -57,18 +57,14 @@ export function SignUpForm({ devOutbox }: { devOutbox: boolean }) {
         <div className="notice success" role="status">
           <h2>Check your mail</h2>
           <p>
-            We sent a confirmation link to <strong>{created.email}</strong>. Open it to unlock the full trial and to
-            sign in to the dashboard.
+            We sent a mail to <strong>{created.email}</strong>. Open its link to confirm the address, then sign in and
+            create your API key in the dashboard: the trial has 800 credits over 30 days.
             {devOutbox && (
               <> No mail server is configured here: read the mail in the <Link href={`/dev/outbox?to=${encodeURIComponent(created.email)}`}>development outbox</Link>.</>
             )}
           </p>
+          <p className="muted">If the address already had an account, the mail says so instead, and how to get back in.</p>
         </div>
-        <CopySecret secret={created.apiKey} label="Your API key" />
-        <p className="muted">
-          Send it as <code>X-Api-Key</code>. It works now with 50 credits; after confirmation the trial has 800 credits
-          and runs until {new Date(created.trialExpiresAt).toUTCString().slice(5, 16)}.
-        </p>
         <p><Link href="/sign-in" className="button">Continue to sign in</Link></p>
       </div>
     );
@@ -90,17 +86,10 @@ export function SignUpForm({ devOutbox }: { devOutbox: boolean }) {
       </label>
       {failure && (
         <div className="notice error" role="alert">
-          {failure.code === "ACCOUNT_EXISTS" ? (
-            <p>
-              An account already exists for this address. Its key is never shown again:{" "}
-              <Link href="/recover">recover access</Link> to set a password, then manage keys in the dashboard.
-            </p>
-          ) : (
-            <p>{failure.message}</p>
-          )}
+          <p>{failure.message}</p>
         </div>
       )}
-      <button type="submit" className="button" disabled={pending}>{pending ? "Creating…" : "Create account and key"}</button>
+      <button type="submit" className="button" disabled={pending}>{pending ? "Creating…" : "Create account"}</button>
     </form>
   );
 }

@@ -1,3 +1,6 @@
+import { fromResponse, toResponse, type Answer } from "@/lib/api/answer";
+import { urlOf } from "@/lib/api/context";
+import { answerRoute } from "@/lib/api/pipeline";
 import type { RouteSpec } from "@/lib/api/route";
 import { fail } from "@/lib/api/respond";
 import * as fallback from "./[[...path]]/route";
@@ -7,8 +10,8 @@ import { ROUTE_MODULES } from "./routes";
 // matches them (static segments before parameters). The lean server and the in-process
 // tests dispatch through this.
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string> | undefined> }) => Promise<Response>;
-type Entry = { regex: RegExp; names: string[]; mod: Record<string, unknown>; statics: number };
+type Handler = ((req: Request, ctx: { params: Promise<Record<string, string> | undefined> }) => Promise<Response>) & { spec?: RouteSpec };
+type Entry = { regex: RegExp; names: string[]; mod: Record<string, unknown>; statics: number; first: string };
 
 const table: Entry[] = [];
 for (const mod of ROUTE_MODULES) {
@@ -19,27 +22,54 @@ for (const mod of ROUTE_MODULES) {
     names.push(n);
     return "([^/]+)";
   });
-  table.push({ regex: new RegExp(`^/v1${pattern}$`), names, mod, statics: spec.path.split("/").filter((s) => s && !s.startsWith("{")).length });
+  const first = spec.path.split("/")[1]!;
+  if (!first || first.includes("{")) throw new Error(`${spec.path}: a route's first segment must be static`);
+  table.push({ regex: new RegExp(`^/v1${pattern}$`), names, mod, statics: spec.path.split("/").filter((s) => s && !s.startsWith("{")).length, first });
 }
 table.sort((a, b) => b.statics - a.statics);
 
+// A path is tried only against the routes of its first segment (every route's is static), in
+// the table's order: the same first match as trying them all.
+const byFirst = new Map<string, Entry[]>();
+for (const e of table) byFirst.set(e.first, [...(byFirst.get(e.first) ?? []), e]);
+const NONE: Entry[] = [];
+function candidates(pathname: string): Entry[] {
+  if (!pathname.startsWith("/v1/")) return NONE;
+  const end = pathname.indexOf("/", 4);
+  return byFirst.get(pathname.slice(4, end < 0 ? undefined : end)) ?? NONE;
+}
+
 export async function dispatch(req: Request): Promise<Response> {
-  const url = new URL(req.url);
-  for (const e of table) {
-    const m = e.regex.exec(url.pathname);
+  return toResponse(await answer(req));
+}
+
+/**
+ * dispatch's answer before it is a Response: the app's servers write it to the socket as it
+ * is (server/http.ts). Pipeline routes answer through answerRoute; the rest (OPTIONS, 405s, the
+ * catch-all) are Responses made as Next would call them.
+ */
+export async function answer(req: Request): Promise<Answer> {
+  const pathname = urlOf(req).pathname;
+  for (const e of candidates(pathname)) {
+    const m = e.regex.exec(pathname);
     if (!m) continue;
-    let params: Record<string, string>;
+    const params: Record<string, string> = {};
     try {
-      params = Object.fromEntries(e.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+      for (let i = 0; i < e.names.length; i++) params[e.names[i]!] = decodeURIComponent(m[i + 1]!);
     } catch {
-      return fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" });
+      return fromResponse(fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }));
     }
     const handler = e.mod[req.method === "HEAD" ? "GET" : req.method] as Handler | undefined;
-    if (!handler) return fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
+    if (!handler) return fromResponse(fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`));
     // As in Next, a route without dynamic segments gets no params object at all.
-    const res = await handler(req, { params: Promise.resolve(e.names.length ? params : undefined) });
-    return req.method === "HEAD" ? new Response(null, { status: res.status, headers: res.headers }) : res;
+    const res = handler.spec
+      ? await answerRoute(handler.spec, req, e.names.length ? params : {})
+      : fromResponse(await handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }));
+    if (req.method !== "HEAD") return res;
+    if (res.body instanceof ReadableStream) void res.body.cancel();
+    res.body = null;
+    return res;
   }
   const handler = (fallback as Record<string, unknown>)[req.method] as ((r: Request) => Promise<Response>) | undefined;
-  return handler ? handler(req) : fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
+  return fromResponse(await (handler ? handler(req) : fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`)));
 }

@@ -44,6 +44,13 @@ import * as centeringStandards from "./centering/standards/route";
 import * as centeringMeasure from "./centering/measure/route";
 import * as centeringConfirm from "./centering/confirm/route";
 import * as identify from "./vision/identify/route";
+import * as billing from "./billing/route";
+import * as billingCheckout from "./billing/checkout/route";
+import * as billingWebhook from "./billing/webhook/route";
+import * as billingInvoices from "./billing/invoices/route";
+import * as billingPortal from "./billing/portal/route";
+import * as billingSubscription from "./billing/subscription/route";
+import * as billingCancel from "./billing/cancel/route";
 
 // Every mounted /v1 route module. The OpenAPI document reads its specs from here; a test
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
@@ -53,6 +60,7 @@ export const ROUTE_MODULES: Record<string, unknown>[] = [
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
   priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers, bulk, bulkFile,
   centeringGrade, centeringStandards, centeringMeasure, centeringConfirm, identify,
+  billing, billingCheckout, billingWebhook, billingInvoices, billingPortal, billingSubscription, billingCancel,
 ];
 
 export function routeSpecs(): RouteSpec[] {

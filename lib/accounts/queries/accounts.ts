@@ -9,6 +9,7 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 const ACCOUNT_COLUMNS = sql`a.id, a.email, ${iso(sql`a.email_confirmed_at`)} as "emailConfirmedAt", a.plan, a.status,
   ${iso(sql`a.trial_started_at`)} as "trialStartedAt", ${iso(sql`a.trial_expires_at`)} as "trialExpiresAt",
   ${iso(sql`a.period_start`)} as "periodStart", ${iso(sql`a.period_end`)} as "periodEnd", a.credits_limit as "creditsLimit",
+  a.billing_interval as "billingInterval", ${iso(sql`a.past_due_since`)} as "pastDueSince", a.open_invoice_url as "openInvoiceUrl",
   a.legacy_paging as "legacyPaging", a.auth_user_id as "authUserId", ${iso(sql`a.created_at`)} as "createdAt"`;
 
 /** The account behind a live key, by the key's hash: one index probe. */

@@ -3,6 +3,7 @@ import type { Account } from "@/lib/accounts/types";
 import { pricesWithheld } from "@/lib/prices/embed";
 import type { Lang } from "@/lib/api/params";
 import { selectAlternatives, selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
+import { identifierKey } from "@/lib/catalog/queries/identifiers";
 import { cardView, withIncludes } from "./list";
 import { presentCard, withheldGroups } from "./present";
 
@@ -10,14 +11,22 @@ type ViewInput = { select?: string; include?: string; lang?: Lang };
 
 export const MAX_BATCH_IDS = 100;
 
-/** Rows by lower-case primary and alternate id. */
+/** Rows by the lookup key of their primary and alternate id (identifierKey). */
 export function cardIndex(found: CardDbRow[]): Map<string, CardDbRow> {
   const m = new Map<string, CardDbRow>();
   for (const r of found) {
-    m.set(r.id.toLowerCase(), r);
-    if (r.alt_id) m.set(r.alt_id.toLowerCase(), r);
+    for (const id of [r.id, r.alt_id]) {
+      const key = id === null ? null : identifierKey(id);
+      if (key !== null) m.set(key, r);
+    }
   }
   return m;
+}
+
+/** The row an id names in a cardIndex, compared as identifiers are (ASCII letters in any case). */
+export function lookupCard(index: Map<string, CardDbRow>, id: string): CardDbRow | undefined {
+  const key = identifierKey(id);
+  return key === null ? undefined : index.get(key);
 }
 
 /** What the answer leaves out for this plan: field groups, and prices the plan does not see. */
@@ -25,9 +34,9 @@ export function withheldFor(view: ReturnType<typeof cardView>, account?: Account
   return [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
 }
 
-/** A live card by primary or alternate id, any case; CARD_NOT_FOUND otherwise. */
+/** A live card by primary or alternate id, ASCII letters in any case; CARD_NOT_FOUND otherwise. */
 export async function findCard(id: string): Promise<CardDbRow> {
-  const row = cardIndex(await selectCardById(id)).get(id.toLowerCase());
+  const row = lookupCard(cardIndex(await selectCardById(id)), id);
   if (!row) throw new ApiError("CARD_NOT_FOUND", `No card with id or alternate id '${id}'.`, { id });
   if (row.deleted_at) {
     throw new ApiError("CARD_NOT_FOUND", `Card '${row.id}' was removed from the catalogue.`, { id, removed_at: row.deleted_at });
@@ -35,7 +44,7 @@ export async function findCard(id: string): Promise<CardDbRow> {
   return row;
 }
 
-/** GET /v1/cards/{id}: primary or alternate id, any case. */
+/** GET /v1/cards/{id}: primary or alternate id, ASCII letters in any case. */
 export async function getCard(id: string, input: ViewInput, account?: Account) {
   const view = cardView(input, account);
   const row = await findCard(id);
@@ -71,7 +80,7 @@ export async function getCardsBatch(input: ViewInput & { ids: string }, account?
   const rows: CardDbRow[] = [];
   const missing: { id: string; alternatives: { id: string; name: string; reason: string }[] }[] = [];
   for (const id of ids) {
-    const row = byId.get(id.toLowerCase());
+    const row = lookupCard(byId, id);
     if (!row || row.deleted_at) {
       if (!missing.some((m) => m.id === id)) missing.push({ id, alternatives: [] });
       continue;

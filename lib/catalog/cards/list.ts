@@ -12,6 +12,7 @@ import { pricesOf, pricesWithheld } from "@/lib/prices/embed";
 import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
 import { CARD_SORT, SET_CARD_SORT } from "./sort";
 import { findSet } from "@/lib/catalog/sets";
+import { withImpliedIndex } from "@/lib/catalog/present";
 
 export type CardListInput = {
   q?: string; region?: string; orderBy?: string; order_by?: string; limit: number; cursor?: string;
@@ -22,7 +23,7 @@ export type CardListInput = {
 
 export function cardView(input: { select?: string; include?: string; lang?: Lang }, account?: Account): CardView {
   return {
-    include: parseInclude(input.include, CARD_INCLUDES),
+    include: withImpliedIndex(parseInclude(input.include, CARD_INCLUDES)),
     select: parseSelect(input.select, CARD_FIELDS),
     lang: input.lang,
     account,

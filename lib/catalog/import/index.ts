@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb, type Db } from "@/lib/db/client";
+import { asJob, getDb, type Db } from "@/lib/db/client";
 import { artists, cards, sealedProducts, series, sets } from "@/lib/db/schema";
 import { recordFailure, recordSuccess } from "@/lib/catalog/queries/jobs";
 import {
@@ -8,6 +8,7 @@ import {
 import type { Progress } from "@/lib/jobs/progress";
 import { catalogChanged } from "@/lib/catalog/version";
 import { ContractError, readUpstream } from "./read";
+import { guardShrink, type Shrink } from "./shrink";
 import { contentHash, transform } from "./transform";
 
 export { ContractError } from "./read";
@@ -19,22 +20,35 @@ export type ImportResult = {
   images: number;
   changes: number;
   seconds: number;
+  /** Tables that shrank past CATALOG_MAX_SHRINK, applied because the operator allowed it. */
+  shrunk?: Shrink[];
+};
+
+export type ImportOptions = {
+  /** Apply an upstream that drops more than CATALOG_MAX_SHRINK of a table (refresh-catalog --allow-shrink). */
+  allowShrink?: boolean;
 };
 
 const noop: Progress = { phase() {}, tick() {}, note() {}, done() {} };
 
 /**
  * refresh-catalog: read and validate the whole upstream folder first, then apply it in one
- * transaction. A broken upstream or a failed write changes nothing: the last good catalogue
- * keeps serving and job_runs records the error for /v1/status.
+ * transaction. A broken upstream (one that shrinks too far included) or a failed write changes
+ * nothing: the last good catalogue keeps serving and job_runs records the error for /v1/status.
+ * Its statements run with the job limits wherever it is called from (the first start too).
  */
-export async function refreshCatalog(sourceDir: string, p: Progress = noop, db?: Db): Promise<ImportResult> {
+export function refreshCatalog(sourceDir: string, p: Progress = noop, db?: Db, opts: ImportOptions = {}): Promise<ImportResult> {
+  return asJob(() => importCatalog(sourceDir, p, db, opts));
+}
+
+async function importCatalog(sourceDir: string, p: Progress, db: Db | undefined, opts: ImportOptions): Promise<ImportResult> {
   const started = Date.now();
   const d = db ?? (await getDb());
   const counts: Record<string, SyncCounts> = {};
   let imageWrites = 0;
   let changeCount = 0;
   let wrote = 0;
+  let shrunk: Shrink[] = [];
   try {
     p.phase("read and validate");
     const upstream = await readUpstream(sourceDir, () => p.tick());
@@ -44,6 +58,8 @@ export async function refreshCatalog(sourceDir: string, p: Progress = noop, db?:
 
     await d.transaction(async (tx) => {
       const [{ now }] = ((await tx.execute(sql`select now()::text as now`)) as unknown as { rows: [{ now: string }] }).rows;
+      p.phase("compare");
+      shrunk = await guardShrink(tx, cat, opts.allowShrink === true);
       const all: ChangeRow[] = [];
       const step = async <R extends Record<string, unknown>>(
         name: string, spec: Omit<Parameters<typeof syncTable<R>>[1], "now" | "hashOf" | "onRows">,
@@ -79,7 +95,7 @@ export async function refreshCatalog(sourceDir: string, p: Progress = noop, db?:
       await analyzeCatalog(d);
     }
     const seconds = (Date.now() - started) / 1000;
-    return { ok: true, counts, images: imageWrites, changes: changeCount, seconds };
+    return { ok: true, counts, images: imageWrites, changes: changeCount, seconds, ...(shrunk.length ? { shrunk } : {}) };
   } catch (err) {
     const contract = err instanceof ContractError;
     const message = contract ? `upstream contract broken: ${(err as Error).message}` : `import failed: ${(err as Error).message}`;

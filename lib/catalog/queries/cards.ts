@@ -3,6 +3,7 @@ import { rows } from "@/lib/db/client";
 import { iso } from "@/lib/db/sql";
 import { NORMALIZE_NUMBER_SQL, normalizeNumber, numberSort } from "@/lib/util/numbers";
 import { keysetWhere, orderBySql, orderBySqlOuter, sortKeySelect, type Order } from "@/lib/api/paging";
+import { asciiUpper, identifierKey, isAscii } from "./identifiers";
 
 // Card SQL. Lists are keyset pages over (sort keys…, id); every list joins the card's set,
 // series and artist so one query answers a page whatever the include.
@@ -101,7 +102,8 @@ export async function selectCardPage(
  * 404 text. A scalar parameter, so the prepared plan knows it fetches one row by index.
  */
 export async function selectCardById(id: string): Promise<CardDbRow[]> {
-  const lower = id.toLowerCase();
+  const lower = identifierKey(id);
+  if (lower === null) return [];
   return rows<CardDbRow>(sql`
     select ${COLUMNS} ${FROM}
     where c.id_lower = ${lower} or lower(c.alt_id) = ${lower}`, undefined, { prepare: true });
@@ -109,8 +111,9 @@ export async function selectCardById(id: string): Promise<CardDbRow[]> {
 
 /** Cards by primary or alternate ids (a batch), case-insensitive, deleted rows included. */
 export async function selectCardsByIds(ids: string[]): Promise<CardDbRow[]> {
-  if (!ids.length) return [];
-  const lower = sql.param(ids.map((i) => i.toLowerCase()));
+  const keys = ids.map(identifierKey).filter((k) => k !== null);
+  if (!keys.length) return [];
+  const lower = sql.param(keys);
   return rows<CardDbRow>(sql`
     select ${COLUMNS} ${FROM}
     where c.id_lower = any(${lower}::text[]) or lower(c.alt_id) = any(${lower}::text[])`);
@@ -144,7 +147,9 @@ export async function selectAlternatives(missing: string[]): Promise<Map<string,
   if (!missing.length) return out;
   const wanted: { id: string; set: string; sort: number | null; norm: string }[] = [];
   for (const id of missing) {
-    const lower = id.toLowerCase();
+    const lower = identifierKey(id);
+    // Splitting needs ASCII (normalizeNumber would case-map the rest): others have no alternative.
+    if (lower === null || !isAscii(lower)) continue;
     let from = 0;
     for (let i = 0; i < MAX_SPLITS; i++) {
       const at = lower.indexOf("-", from);
@@ -158,22 +163,23 @@ export async function selectAlternatives(missing: string[]): Promise<Map<string,
   const found = await rows<Alternative & { wanted: string }>(sql`
     with wanted as (
       select * from unnest(${sql.param(wanted.map((w) => w.id))}::text[], ${sql.param(wanted.map((w) => w.set))}::text[],
-        ${sql.param(wanted.map((w) => w.sort))}::int[], ${sql.param(wanted.map((w) => w.norm))}::text[]) as w(id, set_key, sort, norm)
+        ${sql.param(wanted.map((w) => asciiUpper(w.set)))}::text[],
+        ${sql.param(wanted.map((w) => w.sort))}::int[], ${sql.param(wanted.map((w) => w.norm))}::text[]) as w(id, set_key, code_key, sort, norm)
     ),
     aliased as (
       select ca.alias as wanted, c.id, c.name, ca.reason from card_aliases ca join cards c on c.id = ca.card_id
-      where lower(ca.alias) = any(${sql.param(missing.map((m) => m.toLowerCase()))}::text[]) and c.deleted_at is null
+      where lower(ca.alias) = any(${sql.param(missing.map(identifierKey).filter((k) => k !== null))}::text[]) and c.deleted_at is null
     ),
     same_number as (
       select distinct w.id as wanted, c.id, c.name, 'same set and number' as reason
       from wanted w
-      join sets s on s.id_lower = w.set_key or lower(s.alt_id) = w.set_key or s.ptcgo_code = upper(w.set_key)
+      join sets s on s.id_lower = w.set_key or lower(s.alt_id) = w.set_key or s.ptcgo_code = w.code_key
       join cards c on c.set_id = s.id and c.number_sort is not distinct from w.sort and c.deleted_at is null
         and ${sql.raw(NORMALIZE_NUMBER_SQL("c.number"))} = w.norm
     )
     select * from aliased union all select * from same_number order by wanted, id`);
   for (const r of found) {
-    const key = missing.find((m) => m.toLowerCase() === r.wanted.toLowerCase() || m === r.wanted);
+    const key = missing.find((m) => m === r.wanted || identifierKey(m) === identifierKey(r.wanted));
     const list = key ? out.get(key)! : undefined;
     if (list && list.length < 5 && !list.some((a) => a.id === r.id)) list.push({ id: r.id, name: r.name, reason: r.reason });
   }

@@ -3,6 +3,7 @@ import { rows } from "@/lib/db/client";
 import { iso } from "@/lib/db/sql";
 import { escapeLike, wordKey } from "@/lib/util/text";
 import { keysetWhere, orderBySql, sortKeySelect, type Order } from "@/lib/api/paging";
+import { identifierKey } from "./identifiers";
 import type { ArtistDbRow, SealedDbRow, SeriesDbRow } from "@/lib/catalog/present";
 
 // SQL of the smaller catalogue lists: series, artists, sealed products.
@@ -37,8 +38,11 @@ export const selectArtistPage = (where: SQL, order: Order, after: unknown[] | un
   page<ArtistDbRow>(ARTIST_COLS, sql`from artists a`, where, order, after, limit);
 export const countArtists = async (where: SQL) =>
   (await rows<{ n: number }>(sql`select count(*)::int as n from artists a where ${where}`))[0]!.n;
-export const selectArtist = async (slug: string) =>
-  (await rows<ArtistDbRow>(sql`select ${ARTIST_COLS} from artists a where a.slug = ${slug.toLowerCase()} and a.deleted_at is null`))[0];
+export async function selectArtist(slug: string): Promise<ArtistDbRow | undefined> {
+  const key = identifierKey(slug);
+  if (key === null) return undefined;
+  return (await rows<ArtistDbRow>(sql`select ${ARTIST_COLS} from artists a where a.slug = ${key} and a.deleted_at is null`))[0];
+}
 
 const SEALED_COLS = sql`p.slug, p.sku, p.name, p.names, p.product_type, p.set_id, s.name as set_name, p.series_id,
   p.release_date::text as release_date, p.tcgplayer_product_id, p.attrs, p.index_eur, ${iso(sql`p.last_price_at`)} as last_price_at,
@@ -56,6 +60,10 @@ export function sealedWhere(f: { q?: string; setId?: string; productType?: strin
 }
 export const selectSealedPage = (where: SQL, order: Order, after: unknown[] | undefined, limit: number) =>
   page<SealedDbRow>(SEALED_COLS, SEALED_FROM, where, order, after, limit);
-export const selectSealed = async (id: string) =>
-  (await rows<SealedDbRow>(sql`select ${SEALED_COLS} ${SEALED_FROM}
-    where p.deleted_at is null and (lower(p.sku) = ${id.toLowerCase()} or p.slug = ${id.toLowerCase()}) limit 1`))[0];
+/** A sealed product by SKU or slug (slugs are lower case), ASCII letters in any case. */
+export async function selectSealed(id: string): Promise<SealedDbRow | undefined> {
+  const key = identifierKey(id);
+  if (key === null) return undefined;
+  return (await rows<SealedDbRow>(sql`select ${SEALED_COLS} ${SEALED_FROM}
+    where p.deleted_at is null and (lower(p.sku) = ${key} or p.slug = ${key}) limit 1`))[0];
+}

@@ -4,6 +4,7 @@ import { iso } from "@/lib/db/sql";
 import { keysetWhere, orderBySql, sortKeySelect, type Order } from "@/lib/api/paging";
 import type { SetDbRow } from "@/lib/catalog/present";
 import { escapeLike, wordKey } from "@/lib/util/text";
+import { identifierKey, printedCodeKey } from "./identifiers";
 
 const COLUMNS = sql`s.id, s.alt_id, s.ptcgo_code, s.name, s.names, s.series_id, r.name as series_name, s.print_region,
   s.printed_total, s.total, s.card_count, s.release_date::text as release_date, s.languages, s.images,
@@ -16,10 +17,11 @@ const FROM = sql`from sets s join series r on r.id = s.series_id`;
  * printed code shared by a main set and its subset (CEL: cel25, cel25c) names the main set.
  */
 export async function selectSetByIdentifier(code: string): Promise<SetDbRow | undefined> {
-  const lower = code.toLowerCase();
+  const lower = identifierKey(code);
+  if (lower === null) return undefined;
   const found = await rows<SetDbRow>(sql`
     select ${COLUMNS} ${FROM}
-    where s.deleted_at is null and (s.id_lower = ${lower} or lower(s.alt_id) = ${lower} or s.ptcgo_code = ${code.toUpperCase()})
+    where s.deleted_at is null and (s.id_lower = ${lower} or lower(s.alt_id) = ${lower} or s.ptcgo_code = ${printedCodeKey(code)})
     order by (s.id_lower = ${lower}) desc, (lower(s.alt_id) = ${lower}) desc nulls last, length(s.id), s.id
     limit 1`, undefined, { prepare: true });
   return found[0];
@@ -34,9 +36,10 @@ export function setWhere(f: SetFilter): SQL {
   if (f.q && !words.length) parts.push(sql`false`);
   for (const w of words) parts.push(sql`(' ' || s.name_folded || ' ') like ${`% ${escapeLike(w)}%`}`);
   if (f.series) {
-    const v = f.series.toLowerCase();
+    const v = identifierKey(f.series);
     // A slug names one series; a name only counts when no series has that slug ('xy' is the
-    // slug of XY and the name of the Asian XY series).
+    // slug of XY and the name of the Asian XY series). A text that can be no slug (v null)
+    // may still be a name.
     parts.push(sql`s.series_id in (select id from series where lower(id) = ${v}
       union all select id from series where name_folded = ${wordKey(f.series)}
         and not exists (select 1 from series where lower(id) = ${v}))`);

@@ -13,9 +13,19 @@ export const accounts = pgTable("accounts", {
   /** better-auth user of the dashboard; script accounts get one too, so recovery can set a password. */
   authUserId: text("auth_user_id"),
   plan: text("plan").notNull().default("trial"),
-  /** active | canceled | suspended */
+  /** active | past_due | canceled | suspended (lib/billing/sync.ts maps Stripe's states onto these) */
   status: text("status").notNull().default("active"),
+  /** month | year of the Stripe subscription; a year's credits are still granted month by month. */
   billingInterval: text("billing_interval"),
+  /** When the subscription's payment first failed; the API serves for a grace after it. */
+  pastDueSince: ts("past_due_since"),
+  /** The open invoice a past-due or suspended account is asked to pay. */
+  openInvoiceUrl: text("open_invoice_url"),
+  cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+  /** A downgrade waiting for the period's end (a Stripe subscription schedule), shown to the owner. */
+  scheduledPlan: text("scheduled_plan"),
+  scheduledInterval: text("scheduled_interval"),
+  scheduledAt: ts("scheduled_at"),
   trialStartedAt: ts("trial_started_at").notNull().defaultNow(),
   trialExpiresAt: ts("trial_expires_at"),
   periodStart: ts("period_start"),
@@ -31,7 +41,23 @@ export const accounts = pgTable("accounts", {
 }, (t) => [
   uniqueIndex("accounts_email_idx").on(sql`lower(${t.email})`),
   uniqueIndex("accounts_auth_user_idx").on(t.authUserId),
+  uniqueIndex("accounts_stripe_customer_idx").on(t.stripeCustomerId),
 ]);
+
+// Stripe's webhook events, each applied once: a delivery takes the row's lease, applies the event
+// and marks it done; a lease left by a crashed instance expires and the next delivery takes it.
+export const billingEvents = pgTable("billing_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  /** processing | done */
+  state: text("state").notNull(),
+  leaseUntil: ts("lease_until"),
+  attempts: integer("attempts").notNull().default(0),
+  accountId: text("account_id"),
+  lastError: text("last_error"),
+  receivedAt: ts("received_at").notNull().defaultNow(),
+  doneAt: ts("done_at"),
+});
 
 // Secrets are never stored: the SHA-256 of the key finds it, the prefix shows it.
 export const apiKeys = pgTable("api_keys", {
@@ -48,15 +74,26 @@ export const apiKeys = pgTable("api_keys", {
   index("api_keys_account_idx").on(t.accountId),
 ]);
 
+// The first answer of an Idempotency-Key, replayed for 24 hours. A secret in it (the new API key)
+// is kept only encrypted with the server's secret, in secret_enc; the stored answer lacks it.
 export const idempotencyKeys = pgTable("idempotency_keys", {
   scope: text("scope").notNull(),
   key: text("key").notNull(),
   requestHash: text("request_hash").notNull(),
   status: integer("status"),
   response: jsonb("response"),
+  secretEnc: text("secret_enc"),
   createdAt: ts("created_at").notNull().defaultNow(),
   expiresAt: ts("expires_at").notNull(),
-}, (t) => [primaryKey({ columns: [t.scope, t.key] })]);
+}, (t) => [primaryKey({ columns: [t.scope, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)]);
+
+// Failed dashboard sign-ins per address: enough of them in a window lock the address's
+// sign-in for that window, whatever the caller's network address.
+export const signinFailures = pgTable("signin_failures", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  email: text("email").notNull(),
+  at: ts("at").notNull().defaultNow(),
+}, (t) => [index("signin_failures_email_idx").on(t.email, t.at)]);
 
 // Mail is written here in the transaction that causes it and delivered afterwards, with
 // retries, so none is lost while the mail server is down.

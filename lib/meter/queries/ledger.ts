@@ -33,12 +33,16 @@ export async function addAccountCards(batch: { accountId: string; period: string
   }
 }
 
-export async function periodTotals(accountId: string, period: string, day: string) {
-  const [r] = await rows<{ credits: number; daily: number }>(sql`
-    select coalesce(sum(credits), 0)::int as credits,
-           coalesce(sum(credits) filter (where day = ${day}::date), 0)::int as daily
-    from usage_ledger where account_id = ${accountId} and period = ${period}`);
-  return r ?? { credits: 0, daily: 0 };
+export type RouteTotals = { route: string; credits: number; daily: number; served: number };
+
+/** A period's spending per route: its credits, those of `day`, and its served calls (requests less refunds). */
+export async function periodRoutes(accountId: string, period: string, day: string): Promise<RouteTotals[]> {
+  return rows<RouteTotals>(sql`
+    select route, sum(credits)::int as credits,
+           coalesce(sum(credits) filter (where day = ${day}::date), 0)::int as daily,
+           sum(requests - refunds)::int as served
+    from usage_ledger where account_id = ${accountId} and period = ${period}
+    group by route`);
 }
 
 export async function periodCards(accountId: string, period: string): Promise<string[]> {

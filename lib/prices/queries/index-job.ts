@@ -6,9 +6,26 @@ import type { IndexInput } from "../composite";
 // Reads and writes of refresh-index.
 
 export type ProductFigures = { kind: string; id: string; printRegion: string | null; demo: boolean; rows: IndexInput[] };
+export type ProductRef = { kind: string; id: string };
 
-/** The newest figure of every third-party series, grouped by product. */
-export async function currentFigures(db?: Db): Promise<Map<string, ProductFigures>> {
+/** `and (product_kind, product_id)` among `products`; nothing when every product is meant. */
+export const amongProducts = (products: ProductRef[] | undefined, alias = "") => products
+  ? sql`and (${sql.raw(alias)}product_kind, ${sql.raw(alias)}product_id) in
+      (select * from unnest(${sql.param(products.map((p) => p.kind))}::text[], ${sql.param(products.map((p) => p.id))}::text[]))`
+  : sql``;
+
+/**
+ * The next `limit` products that have series, after `after` in (kind, id) order: refresh-index
+ * in batches walks the products this way, one index range a page.
+ */
+export async function productsWithSeries(after: ProductRef | null, limit: number, db?: Db): Promise<ProductRef[]> {
+  const from = after ? sql`where (product_kind, product_id) > (${after.kind}, ${after.id})` : sql``;
+  return rows<ProductRef>(sql`select product_kind as kind, product_id as id from price_series ${from}
+    group by product_kind, product_id order by product_kind, product_id limit ${limit}`, db);
+}
+
+/** The newest figure of every third-party series (of `products`, or of all), grouped by product. */
+export async function currentFigures(products?: ProductRef[], db?: Db): Promise<Map<string, ProductFigures>> {
   const found = await rows<{
     product_kind: string; product_id: string; source: string; variant: string; currency: string; locale: string | null; condition: string | null;
     printing: string | null; graded: boolean; amount: number; as_of: string; provenance: string; print_region: string | null;
@@ -17,7 +34,7 @@ export async function currentFigures(db?: Db): Promise<Map<string, ProductFigure
       (s.grading_company is not null or s.grading_score is not null) as graded,
       (s.recent->0->>1)::float8 as amount, s.recent->0->>0 as as_of, s.provenance, c.print_region
     from price_series s left join cards c on s.product_kind = 'card' and c.id = s.product_id
-    where s.source <> 'INDEX' and json_array_length(s.recent) > 0`, db);
+    where s.source <> 'INDEX' and json_array_length(s.recent) > 0 ${amongProducts(products, "s.")}`, db);
   const out = new Map<string, ProductFigures>();
   for (const r of found) {
     const ref = `${r.product_kind}:${r.product_id}`;
@@ -32,19 +49,26 @@ export async function currentFigures(db?: Db): Promise<Map<string, ProductFigure
   return out;
 }
 
-export async function indexHeadlines(db?: Db): Promise<Map<string, { eur: number; as_of: string }>> {
+export async function indexHeadlines(products?: ProductRef[], db?: Db): Promise<Map<string, { eur: number; as_of: string }>> {
   const found = await rows<{ product_kind: string; product_id: string; amount: number; as_of: string }>(sql`
     select product_kind, product_id, (recent->0->>1)::float8 as amount, recent->0->>0 as as_of
-    from price_series where source = 'INDEX' and locale is null and printing is null`, db);
+    from price_series where source = 'INDEX' and locale is null and printing is null ${amongProducts(products)}`, db);
   return new Map(found.map((r) => [`${r.product_kind}:${r.product_id}`, { eur: Number(r.amount), as_of: r.as_of }]));
 }
 
-/** cards.index_eur / last_price_at (and the sealed ones): the sort keys of the lists. */
-export async function setProductIndex(items: { kind: string; id: string; eur: number | null; as_of: string | null }[], db?: Db): Promise<void> {
+/**
+ * cards.index_eur / last_price_at (and the sealed ones): the sort keys of the lists. A card row
+ * carries some thirty indexes, so each row written costs about half a millisecond on the
+ * embedded database: paced callers write fewer rows a statement.
+ */
+export async function setProductIndex(
+  items: { kind: string; id: string; eur: number | null; as_of: string | null }[], db?: Db, opts: { perStatement?: number } = {},
+): Promise<void> {
+  const per = opts.perStatement ?? 5000;
   for (const kind of ["card", "sealed"] as const) {
     const part = items.filter((i) => i.kind === kind);
-    for (let i = 0; i < part.length; i += 5000) {
-      const chunk = part.slice(i, i + 5000);
+    for (let i = 0; i < part.length; i += per) {
+      const chunk = part.slice(i, i + per);
       const ids = sql.param(chunk.map((c) => c.id));
       const eur = sql.param(chunk.map((c) => c.eur));
       const at = sql.param(chunk.map((c) => (c.as_of ? `${c.as_of}T00:00:00Z` : null)));
@@ -59,17 +83,29 @@ export async function setProductIndex(items: { kind: string; id: string; eur: nu
   }
 }
 
-/** One PRICE change per product whose figures changed; sealed products as sealed:<slug>. */
-export async function recordPriceChanges(productIds: { kind: string; id: string }[]): Promise<void> {
+/**
+ * One PRICE change per product whose figures changed; sealed products as sealed:<slug>. In one
+ * transaction, or `paced` in one per 1,000 products (the embedded database admits nothing else
+ * while a transaction is open).
+ */
+export async function recordPriceChanges(productIds: { kind: string; id: string }[], opts: { paced?: boolean } = {}): Promise<void> {
   if (!productIds.length) return;
   const db = await getDb();
+  const per = 5000;
+  const insert = (tx: { execute: Db["execute"] }, part: { kind: string; id: string }[]) => tx.execute(sql`
+    insert into changes (kind, entity_id, op, fields)
+    select 'PRICE', id, 'updated', array['prices'] from unnest(${sql.param(part.map((p) => (p.kind === "sealed" ? `sealed:${p.id}` : p.id)))}::text[]) as t(id)`);
+  if (opts.paced) {
+    for (let i = 0; i < productIds.length; i += 1000) {
+      await db.transaction(async (tx) => {
+        await tx.execute(lockChangeFeed);
+        await insert(tx, productIds.slice(i, i + 1000));
+      });
+    }
+    return;
+  }
   await db.transaction(async (tx) => {
     await tx.execute(lockChangeFeed);
-    for (let i = 0; i < productIds.length; i += 5000) {
-      const part = productIds.slice(i, i + 5000);
-      await tx.execute(sql`
-        insert into changes (kind, entity_id, op, fields)
-        select 'PRICE', id, 'updated', array['prices'] from unnest(${sql.param(part.map((p) => (p.kind === "sealed" ? `sealed:${p.id}` : p.id)))}::text[]) as t(id)`);
-    }
+    for (let i = 0; i < productIds.length; i += per) await insert(tx, productIds.slice(i, i + per));
   });
 }

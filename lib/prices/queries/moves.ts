@@ -1,12 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, rows } from "@/lib/db/client";
 import type { Move } from "../moves";
+import { amongProducts, type ProductRef } from "./index-job";
 
 export type Headline = { id: number; product_kind: string; product_id: string; last_as_of: string };
 
-export async function headlineSeries(): Promise<Headline[]> {
+/** Every product's headline index series, or those of `products`. */
+export async function headlineSeries(o: { products?: ProductRef[] } = {}): Promise<Headline[]> {
   return rows<Headline>(sql`select id, product_kind, product_id, last_as_of::text as last_as_of from price_series
-    where source = 'INDEX' and locale is null and printing is null`);
+    where source = 'INDEX' and locale is null and printing is null ${amongProducts(o.products)}`);
 }
 
 export async function monthRows(ids: number[], months: number[]): Promise<{ series_id: number; month: number; hex: string }[]> {
@@ -19,17 +21,34 @@ export async function monthRows(ids: number[], months: number[]): Promise<{ seri
   return out;
 }
 
-export async function replaceMoves(moves: (Move & { product_kind: string; product_id: string })[]): Promise<void> {
+type ProductMove = Move & { product_kind: string; product_id: string };
+
+function insertMoves(part: ProductMove[]): SQL {
+  const c = <K extends keyof ProductMove>(k: K) => sql.param(part.map((m) => m[k]));
+  return sql`insert into index_moves ("window", product_kind, product_id, from_date, from_eur, to_date, to_eur, change_pct)
+    select * from unnest(${c("window")}::text[], ${c("product_kind")}::text[], ${c("product_id")}::text[], ${c("from_date")}::date[],
+      ${c("from_eur")}::float8[], ${c("to_date")}::date[], ${c("to_eur")}::float8[], ${c("change_pct")}::float8[])`;
+}
+
+/**
+ * The movers' table replaced in one transaction. `paced` (the embedded first start): in
+ * statements of 500 rows, each committed alone, since the embedded database admits nothing else
+ * while a transaction is open; a reader may meanwhile see part of the new ranking.
+ */
+export async function replaceMoves(moves: ProductMove[], opts: { paced?: boolean } = {}): Promise<void> {
+  if (opts.paced) {
+    const per = 500;
+    for (;;) {
+      const gone = await rows(sql`delete from index_moves where ctid = any(array(select ctid from index_moves limit ${per})) returning 1`);
+      if (gone.length < per) break;
+    }
+    for (let i = 0; i < moves.length; i += per) await rows(insertMoves(moves.slice(i, i + per)));
+    return;
+  }
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx.execute(sql`delete from index_moves`);
-    for (let i = 0; i < moves.length; i += 5000) {
-      const part = moves.slice(i, i + 5000);
-      const c = <K extends keyof (typeof part)[number]>(k: K) => sql.param(part.map((m) => m[k]));
-      await tx.execute(sql`insert into index_moves ("window", product_kind, product_id, from_date, from_eur, to_date, to_eur, change_pct)
-        select * from unnest(${c("window")}::text[], ${c("product_kind")}::text[], ${c("product_id")}::text[], ${c("from_date")}::date[],
-          ${c("from_eur")}::float8[], ${c("to_date")}::date[], ${c("to_eur")}::float8[], ${c("change_pct")}::float8[])`);
-    }
+    for (let i = 0; i < moves.length; i += 5000) await tx.execute(insertMoves(moves.slice(i, i + 5000)));
   });
 }
 

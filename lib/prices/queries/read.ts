@@ -1,3 +1,4 @@
+import { identifierKey } from "@/lib/catalog/queries/identifiers";
 import { sql } from "drizzle-orm";
 import { rows } from "@/lib/db/client";
 import type { RecentPoint, StoredPoint } from "@/lib/db/schema";
@@ -43,6 +44,6 @@ export async function monthsOf(seriesIds: number[], fromMonth: number, toMonth: 
 /** The canonical id of a sealed product from its sku or slug. */
 export async function sealedSlug(ref: string): Promise<string | null> {
   const found = await rows<{ slug: string }>(sql`select slug from sealed_products
-    where (slug = ${ref} or lower(sku) = lower(${ref})) and deleted_at is null limit 1`, undefined, { prepare: true });
+    where (slug = ${ref} or lower(sku) = ${identifierKey(ref)}) and deleted_at is null limit 1`, undefined, { prepare: true });
   return found[0]?.slug ?? null;
 }

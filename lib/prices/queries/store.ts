@@ -72,8 +72,8 @@ export async function loadMonths(pairs: { series_id: number; month: number }[], 
   return out;
 }
 
-export async function writeMonths(months: MonthRow[], db?: Db): Promise<void> {
-  for (const part of chunks(months, 2000)) {
+export async function writeMonths(months: MonthRow[], db?: Db, perStatement = 2000): Promise<void> {
+  for (const part of chunks(months, perStatement)) {
     await rows(sql`
       insert into price_months (series_id, month, amounts)
       select s, m, decode(h, 'hex') from unnest(${col(part, "series_id")}::int[], ${col(part, "month")}::int[],
@@ -113,3 +113,14 @@ export async function knownProducts(refs: string[], db?: Db): Promise<Map<string
   return out;
 }
 
+
+/** Whether a feed file of this content was applied before. */
+export async function feedApplied(sha256: string, db?: Db): Promise<boolean> {
+  return (await rows(sql`select 1 from price_feeds where sha256 = ${sha256}`, db)).length > 0;
+}
+
+/** The record that a file was applied: written in the file's own transaction, so the two commit together. */
+export async function recordFeed(f: { sha256: string; source: string; name: string; rows: number; rejected: number }, db?: Db): Promise<void> {
+  await rows(sql`insert into price_feeds (sha256, source, name, rows, rejected) values (${f.sha256}, ${f.source}, ${f.name}, ${f.rows}, ${f.rejected})
+    on conflict (sha256) do update set applied_at = now(), rows = excluded.rows, rejected = excluded.rejected`, db);
+}

@@ -237,6 +237,17 @@ describe("cursors", () => {
     }
   });
 
+  it("rejects a UTC offset PostgreSQL would refuse, and keeps the ones it takes", () => {
+    const o = parseOrderBy(CARDS, { orderBy: "updated_at" });
+    const payload = (ts: string) => b64({ r: "cards", o: o.signature, k: [ts, "a"] });
+    for (const ts of ["2020-01-02 03:04:05+15:59", "2020-01-02 03:04:05-1559", "2020-01-02 03:04:05+05", "2020-01-02 03:04:05.5-00:30"]) {
+      expect(decodeCursor(payload(ts), CARDS, o), ts).toHaveLength(2);
+    }
+    for (const ts of ["2020-01-02 03:04:05+16", "2020-01-02 03:04:05-99:00", "2020-01-02 03:04:05+05:60", "2020-01-02 03:04:05+0575"]) {
+      expect(apiError(() => decodeCursor(payload(ts), CARDS, o)).code, ts).toBe("INVALID_CURSOR");
+    }
+  });
+
   it("rejects a cursor issued for a different orderBy, naming both", () => {
     const cursor = encodeCursor(CARDS, order, row);
     const other = parseOrderBy(CARDS, { orderBy: "hp,number" });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cached, resetResponseCacheForTests, type Rendered } from "@/lib/api/response-cache";
 
-const answer = (text: string, status = 200): Rendered => ({ text, etag: `"${text}"`, status });
+const answer = (text: string, status = 200): Rendered => ({ body: Buffer.from(text), etag: `"${text}"`, status });
+const text = (r: Rendered) => r.body.toString();
 
 describe("response cache", () => {
   let version = "1";
@@ -20,11 +21,11 @@ describe("response cache", () => {
   it("renders once per key and version", async () => {
     let renders = 0;
     const render = async () => answer(`r${++renders}`);
-    expect((await cached(policy, "a", render)).text).toBe("r1");
-    expect((await cached(policy, "a", render)).text).toBe("r1");
-    expect((await cached(policy, "b", render)).text).toBe("r2");
+    expect(text(await cached(policy, "a", render))).toBe("r1");
+    expect(text(await cached(policy, "a", render))).toBe("r1");
+    expect(text(await cached(policy, "b", render))).toBe("r2");
     version = "2";
-    expect((await cached(policy, "a", render)).text).toBe("r3");
+    expect(text(await cached(policy, "a", render))).toBe("r3");
     expect(renders).toBe(3);
   });
 
@@ -44,7 +45,7 @@ describe("response cache", () => {
     };
     await cached(policy, "k", slow);
     // The next call sees version 2, so the old rendering must not be reused.
-    expect((await cached(policy, "k", async () => answer("fresh"))).text).toBe("fresh");
+    expect(text(await cached(policy, "k", async () => answer("fresh")))).toBe("fresh");
   });
 
   it("evicts the least recently used answers beyond its memory", async () => {

@@ -11,6 +11,7 @@ export function account(over: Partial<Account> = {}): Account {
   return {
     id: "acct_unit", email: "unit@example.com", emailConfirmedAt: null, plan: "trial", status: "active",
     trialStartedAt: iso(T0), trialExpiresAt: iso(T0 + 30 * DAY), periodStart: null, periodEnd: null, creditsLimit: null,
+    billingInterval: null, pastDueSince: null, openInvoiceUrl: null,
     legacyPaging: false, authUserId: null, createdAt: iso(T0), ...over,
   };
 }

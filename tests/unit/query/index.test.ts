@@ -1,7 +1,7 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
-import { cardQuery, numberTerms, parse } from "@/lib/query";
+import { CARD_LANGUAGES, cardQuery, numberTerms, parse } from "@/lib/query";
 
 function apiError(fn: () => unknown): ApiError {
   try {
@@ -34,12 +34,29 @@ describe("cardQuery", () => {
     ["a OR", 4, ""],
     ["(a", 2, ""],
     ["name:x hp:abc", 7, "abc"],
-    ["set.region:XX", 0, "XX"],
+    ["zz.region:XX", 0, "zz.region"],
+    ["set.region:(JP", 14, ""],
   ])("turns the QueryError of %j into 400 INVALID_QUERY at position %i", (q, position, near) => {
     const err = apiError(() => cardQuery(q));
     expect(err.code).toBe("INVALID_QUERY");
     expect(err.status).toBe(400);
     expect(err.details).toMatchObject({ parameter: "q", position, near });
+  });
+
+  it.each([
+    ["set.region:XX", "set.region", "XX", ["WEST", "JP", "CN", "KR"], 0],
+    ["name:pikachu region:mars", "set.region", "mars", ["WEST", "JP", "CN", "KR"], 13],
+    ["lang:xx", "languages", "xx", CARD_LANGUAGES, 0],
+  ] as const)("answers the unknown vocabulary value of %j as 400 INVALID_PARAMETER with the valid values", (q, field, value, valid, position) => {
+    const err = apiError(() => cardQuery(q));
+    expect(err.code).toBe("INVALID_PARAMETER");
+    expect(err.status).toBe(400);
+    expect(err.details).toEqual({ parameter: "q", field, value, valid_values: valid, position });
+  });
+
+  it("keeps a syntax error INVALID_QUERY even next to an unknown region", () => {
+    expect(apiError(() => cardQuery("set.region:XX (")).code).toBe("INVALID_QUERY");
+    expect(apiError(() => cardQuery("set.region:XX zz:1")).code).toBe("INVALID_QUERY");
   });
 
   it("points an over-long q at the limit", () => {

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getAuth } from "@/lib/auth";
 import { Shell } from "../../shell";
@@ -23,7 +22,7 @@ export default async function CenteringPage() {
           <p className="muted">
             Measure a scan or a photo of one card face, move the lines where the card&apos;s edges and its frame really are, and
             confirm: each grading house&apos;s best grade for that centering. Calls go through the API with your key and cost what
-            the <Link href="/docs">reference</Link> says (measure 25 credits, confirm 5).
+            the <a href="/docs">reference</a> says (measure 25 credits, confirm 5).
           </p>
         </div>
       </div>

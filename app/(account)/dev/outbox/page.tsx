@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { outboxAccess } from "@/lib/mail/dev-outbox";
 import { recentMail } from "@/lib/mail/outbox";
+import { currentRequest } from "../../server";
 import { Shell } from "../../shell";
 
 // The development mailbox: without SMTP_URL, mail stays in the outbox and is read here, links
-// and all. With SMTP configured the page does not exist. Text is rendered as text (React
-// escapes it); only http(s) URLs become links.
+// and all, by those lib/mail/dev-outbox.ts allows; for everyone else the page does not exist.
+// Text is rendered as text (React escapes it); only http(s) URLs become links.
 
 export const metadata: Metadata = { title: "Development outbox · PokéPrice API", robots: { index: false, follow: false }, referrer: "no-referrer" };
 export const dynamic = "force-dynamic";
@@ -32,7 +34,7 @@ function linkify(text: string): ReactNode[] {
 type Props = { searchParams: Promise<{ to?: string | string[] }> };
 
 export default async function OutboxPage({ searchParams }: Props) {
-  if (process.env.SMTP_URL) notFound();
+  if (outboxAccess(await currentRequest()) === "closed") notFound();
   const raw = (await searchParams).to;
   const to = typeof raw === "string" ? raw.trim().slice(0, 320) : "";
   const mail = await recentMail(50, to || undefined);

@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/api/errors";
 import { getCard } from "@/lib/catalog/cards/get";
 import { stats, WINDOWS, type Window } from "@/lib/prices/history";
 import { getCardPrices, headlineHistory } from "@/lib/prices/service";
+import { DEMO_LABEL, demoIndexed, demoPreparing, isDemoProvenance, preparingText } from "../demo";
 import { PriceChart } from "./price-chart";
 
 // One card for collectors: its composite index over time and the current English, ungraded
@@ -38,23 +39,33 @@ export default async function CardPage({ params, searchParams }: {
   const sp = await searchParams;
   const window: Window = (WINDOWS as readonly string[]).includes(sp.window ?? "") ? (sp.window as Window) : "1y";
   const card = await load(id);
-  const [{ body: prices }, history] = await Promise.all([getCardPrices(card.id, {}, BROWSER_VIEW), headlineHistory(card.id, window)]);
+  const [{ body: prices }, history, demoIndex] = await Promise.all([
+    getCardPrices(card.id, {}, BROWSER_VIEW), headlineHistory(card.id, window), demoIndexed([card.id]),
+  ]);
   const s = stats(history.points);
   const index = prices.data.index;
-  const demo = prices.data.quotes.some((q) => q.provenance.includes("demo"));
+  // The index figures and the chart are the headline index; the quotes carry their own labels.
+  const indexDemo = demoIndex.has(card.id);
+  const demo = indexDemo || prices.data.quotes.some((q) => isDemoProvenance(q.provenance));
+  const tag = indexDemo ? ` ${DEMO_LABEL}` : "";
+  // The first start's demo prices are still being generated: what is missing is coming, not absent.
+  const preparing = demoPreparing();
+  const pending = preparing ? "being prepared" : "–";
+  const fig = (v: number | null | undefined) => (v == null ? pending : eur(v));
   return (
     <>
       <p className="sub"><Link href="/cards">Cards</Link> / {card.set.name}</p>
       <h1>{card.name}</h1>
       <p className="sub">{card.set.name} · {card.number}{card.printed_total ? `/${card.printed_total}` : ""} · {card.rarity ?? "No rarity printed"} · <code>{card.id}</code></p>
 
+      {preparing && <p className="preparing-note" role="status" data-testid="prices-preparing">{preparingText(preparing)}: this server generates a year of demo prices on its first start. Reload in a few minutes.</p>}
       <div className="facts">
-        <div className="fact"><div className="k">Composite index</div><div className="v">{eur(index?.eur)}</div></div>
-        <div className="fact"><div className="k">Sources agreeing</div><div className="v">{index?.sample_n ?? "–"}</div></div>
-        <div className="fact"><div className="k">Low / high ({window})</div><div className="v">{eur(s.low)} / {eur(s.high)}</div></div>
+        <div className="fact"><div className="k">Composite index{tag}</div><div className="v">{fig(index?.eur)}</div></div>
+        <div className="fact"><div className="k">Sources agreeing</div><div className="v">{index?.sample_n ?? pending}</div></div>
+        <div className="fact"><div className="k">Low / high ({window}){tag}</div><div className="v">{s.low == null && s.high == null && preparing ? pending : `${eur(s.low)} / ${eur(s.high)}`}</div></div>
         <div className="fact">
-          <div className="k">Change ({window})</div>
-          <div className={`v ${(s.change_pct ?? 0) >= 0 ? "up" : "down"}`}>{s.change_pct == null ? "–" : `${s.change_pct > 0 ? "+" : ""}${s.change_pct.toFixed(1)} %`}</div>
+          <div className="k">Change ({window}){tag}</div>
+          <div className={`v ${(s.change_pct ?? 0) >= 0 ? "up" : "down"}`}>{s.change_pct == null ? pending : `${s.change_pct > 0 ? "+" : ""}${s.change_pct.toFixed(1)} %`}</div>
         </div>
       </div>
 
@@ -63,7 +74,9 @@ export default async function CardPage({ params, searchParams }: {
           <Link key={w} href={`/cards/${encodeURIComponent(card.id)}?window=${w}`} aria-current={w === window ? "page" : undefined}>{w}</Link>
         ))}
       </nav>
-      <PriceChart points={history.points.map(([date, v]) => ({ date, eur: v }))} />
+      {preparing && !history.points.length
+        ? <p className="muted">{preparingText(preparing)}.</p>
+        : <PriceChart points={history.points.map(([date, v]) => ({ date, eur: v }))} demo={indexDemo} />}
 
       <h2>Current quotes</h2>
       <table className="quotes">
@@ -80,7 +93,9 @@ export default async function CardPage({ params, searchParams }: {
               <td className="num">{money(q.amount, q.currency)}</td>
             </tr>
           ))}
-          {!prices.data.quotes.length && <tr><td colSpan={5} className="muted">No observations for this card.</td></tr>}
+          {!prices.data.quotes.length && (
+            <tr><td colSpan={5} className="muted">{preparing ? `${preparingText(preparing)}.` : "No observations for this card."}</td></tr>
+          )}
         </tbody>
       </table>
       <p className="demo-note">

@@ -2,7 +2,8 @@
 
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
-// The composite index of one card, a point per day.
+// The composite index of one card, a point per day. Over demo figures its title, legend and
+// tooltip say "(demo data)" (CONTRACT.md §1); the page decides, from the index's provenance.
 
 const ACCENT = "#d6372b";
 const GRID = "#e3e6ea";
@@ -12,20 +13,24 @@ const short = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "2-digit", timeZone: "UTC" });
 const eur = (v: number) => v.toLocaleString("en", { style: "currency", currency: "EUR" });
 
-export function PriceChart({ points }: { points: { date: string; eur: number }[] }) {
+export function PriceChart({ points, demo = false }: { points: { date: string; eur: number }[]; demo?: boolean }) {
   if (!points.length) return <p className="muted">No price history for this window yet.</p>;
+  const series = demo ? "Composite index (demo data)" : "Composite index";
   return (
     <div className="price-chart" data-testid="price-chart" role="img"
-      aria-label={`Composite index in EUR from ${points[0]!.date} to ${points.at(-1)!.date}`}>
+      aria-label={`${series} in EUR from ${points[0]!.date} to ${points.at(-1)!.date}`}>
+      <p className="chart-title" data-testid="price-chart-title">
+        <span className="chart-key" style={{ background: ACCENT }} /> {series}, EUR
+      </p>
       <ResponsiveContainer width="100%" height={280} initialDimension={{ width: 900, height: 280 }}>
         <LineChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
           <CartesianGrid stroke={GRID} vertical={false} />
           <XAxis dataKey="date" tickFormatter={short} tick={{ fill: MUTED, fontSize: 12 }} tickLine={false} axisLine={{ stroke: GRID }} minTickGap={28} />
           <YAxis tickFormatter={(v: number) => eur(v)} tick={{ fill: MUTED, fontSize: 12 }} tickLine={false} axisLine={false} width={72}
             domain={["auto", "auto"]} />
-          <Tooltip labelFormatter={(l) => short(String(l))} formatter={(v) => [eur(Number(v)), "Index"]}
+          <Tooltip labelFormatter={(l) => short(String(l))} formatter={(v) => [eur(Number(v)), series]}
             contentStyle={{ borderRadius: 8, borderColor: GRID, fontSize: 13 }} />
-          <Line dataKey="eur" type="monotone" stroke={ACCENT} strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line dataKey="eur" name={series} type="monotone" stroke={ACCENT} strokeWidth={2} dot={false} isAnimationActive={false} />
         </LineChart>
       </ResponsiveContainer>
     </div>

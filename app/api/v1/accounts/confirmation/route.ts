@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
-import { publicOrigin } from "@/lib/api/pipeline";
 import { defineRoute, mount } from "@/lib/api/route";
 import { resendConfirmation } from "@/lib/accounts/signup";
 import { COSTS } from "@/lib/meter/costs";
@@ -12,15 +11,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/accounts/confirmation",
     operationId: "resendConfirmation",
     summary: "Send the confirmation link again",
-    description: "Mails a new confirmation link to the account's address, unless it is confirmed already.",
+    description: "Mails a new confirmation link to the account's address, unless it is confirmed already. At most a few an hour per address and per account (RATE_LIMITED with Retry-After beyond).",
     tags: ["Accounts"],
     auth: "key",
     response: z.object({ data: z.object({ sent: z.boolean() }) }),
     successStatus: 202,
-    errors: [],
+    errors: ["RATE_LIMITED"],
     cost: COSTS.account,
     cacheControl: CACHE.none,
     etag: false,
-    handler: async ({ req, principal }) => ({ status: 202, body: { data: await resendConfirmation(accountOf(principal).id, publicOrigin(req)) } }),
+    handler: async ({ principal }) => ({ status: 202, body: { data: await resendConfirmation(accountOf(principal).id) } }),
   }),
 });

@@ -1,5 +1,4 @@
 import { CACHE } from "@/lib/api/cache-control";
-import { publicOrigin } from "@/lib/api/pipeline";
 import { defineRoute, mount } from "@/lib/api/route";
 import { limitIp } from "@/lib/accounts/abuse";
 import { withIdempotency } from "@/lib/accounts/idempotency";
@@ -13,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/accounts/free",
     operationId: "createFreeAccount",
     summary: "Create a free trial key (for scripts)",
-    description: "An email address in, a working trial key out, no card. The key has 50 credits until the address is confirmed through the link we mail, then the full trial: 800 credits over 30 days. The account has no password: set one through the recovery page to use the dashboard.",
+    description: "An email address in, a working trial key out, no card. Send a fresh random Idempotency-Key (16 characters or more) per signup. The key has 50 credits until the address is confirmed through the link we mail, then the full trial: 800 credits over 30 days. The account has no password: set one through the recovery page to use the dashboard.",
     tags: ["Accounts"],
     auth: "none",
     headers: IdempotencyHeaders,
@@ -29,8 +28,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
       const ip = await limitIp(req, "signup");
       if (!ip.ok) throw ip.error;
       const r = await withIdempotency("accounts_free", key, body, async () => ({
-        status: 201, body: { data: await createTrialAccount(body.email, publicOrigin(req)) },
-      }));
+        status: 201, body: { data: await createTrialAccount(body.email) },
+      }), { secretField: "api_key" });
       const headers: Record<string, string> = r.replayed ? { "idempotent-replayed": "true" } : {};
       return { status: r.status, body: r.body, headers };
     },

@@ -18,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     params: AccountParams,
     body: CreditsBody,
     response: z.object({ data: z.record(z.string(), z.unknown()) }),
-    errors: ["ACCOUNT_NOT_FOUND", "INVALID_PARAMETER"],
+    errors: ["ACCOUNT_NOT_FOUND", "INVALID_PARAMETER", "METER_UNAVAILABLE"],
     cost: COSTS.account,
     cacheControl: CACHE.none,
     etag: false,

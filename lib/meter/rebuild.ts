@@ -1,0 +1,62 @@
+import { ApiError } from "@/lib/api/errors";
+import type { Account } from "@/lib/accounts/types";
+import { meterDriver } from "./driver";
+import { rebuildGraceMs, rebuildPeriod } from "./ledger";
+import { allowance, countedFeatures, utcDay, type Allowance } from "./policy";
+import type { MeterDriver } from "./types";
+
+// When Redis has lost an account's counters, they are rebuilt from the ledger (usage_ledger in
+// PostgreSQL). Each instance writes its ledger rows in batches, so right after Redis comes back
+// empty the ledger still lacks what other instances recorded before the loss: no period is
+// rebuilt until the grace since an instance first found Redis empty has passed. On a Redis that
+// has been up longer (a brand-new account, an expired period), rebuilding is immediate.
+// The in-process meter needs no grace: its counters and its ledger buffer live and die together.
+
+/** The grace after Redis came back empty; also how long a settle that found its period unseeded holds the rebuild back. */
+export const holdMs = (driver: MeterDriver) => (driver.shared ? rebuildGraceMs() : 0);
+
+// While a grace runs, this instance knows when it ends: the requests of that time cost one
+// script call each (the acquire), not two.
+const slot = globalThis as unknown as { __graceEnds?: number };
+
+/** Milliseconds before an unseeded period may be rebuilt; 0: now. */
+async function graceLeftMs(driver: MeterDriver): Promise<number> {
+  const grace = holdMs(driver);
+  if (grace <= 0) return 0;
+  const known = (slot.__graceEnds ?? 0) - Date.now();
+  if (known > 0) return known;
+  const left = Math.max(0, grace - (await driver.age()));
+  if (left > 0) slot.__graceEnds = Date.now() + left;
+  return left;
+}
+
+export type Reseed = { ok: true } | { ok: false; retryAfterMs: number };
+
+/**
+ * Rebuilds an unseeded period from the ledger, unless it may not be yet: within the grace, or
+ * while a settle that found it unseeded (`heldMs`, from the acquire) is writing its ledger row.
+ */
+export async function reseed(driver: MeterDriver, account: Account, a: Allowance, day: string, heldMs = 0): Promise<Reseed> {
+  if (heldMs > 0) return { ok: false, retryAfterMs: heldMs };
+  const wait = await graceLeftMs(driver);
+  if (wait > 0) return { ok: false, retryAfterMs: wait };
+  const rebuilt = await rebuildPeriod(account.id, a.period.key, day, countedFeatures(account));
+  const seeded = await driver.seed({ account: account.id, creditPeriod: a.period.key, day, periodTtlS: a.period.ttlS, ...rebuilt });
+  return seeded === "held" ? { ok: false, retryAfterMs: 1000 } : { ok: true };
+}
+
+/**
+ * For an operator's change to the counters: the period rebuilt first when unseeded, so that the
+ * counters the change leaves alone (daily, cards, trial calls) come from the ledger too.
+ */
+export async function ensureSeeded(account: Account, now = Date.now()): Promise<void> {
+  const driver = await meterDriver();
+  const a = allowance(account, now);
+  const day = utcDay(now);
+  if ((await driver.peek(account.id, a.period.key, day, [])).generation !== null) return;
+  const r = await reseed(driver, account, a, day);
+  if (!r.ok) {
+    const secs = Math.max(1, Math.ceil(r.retryAfterMs / 1000));
+    throw new ApiError("METER_UNAVAILABLE", "The meter is rebuilding this account's counters. Retry shortly.", { retry_after_s: secs }, { "retry-after": String(secs) });
+  }
+}

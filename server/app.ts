@@ -1,0 +1,60 @@
+import http from "node:http";
+import next from "next";
+import { answer } from "@/app/api/v1/router";
+import {
+  checkBeforeListening, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
+} from "./http";
+import { startBackgroundWork, stopBackgroundWork } from "./background";
+import { startEmbeddedStripe } from "./stripe-fake";
+
+// The app in one process: /v1 through the API's own dispatcher (Next's request handling would
+// cost the API about 5×), every other path (pages, dashboard, docs, images, better-auth)
+// through Next. Both see the caller's address as this server established it from the socket.
+//   npm start  (builds when stale, imports the catalogue on a first start, then runs this)
+
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "0.0.0.0";
+
+async function main(): Promise<void> {
+  checkBeforeListening();
+  // Start-up work runs here, next to the /v1 modules that use it; Next's instrumentation hook
+  // stands down (instrumentation.ts).
+  process.env.POKEPRICE_SERVER = "app";
+  await startEmbeddedStripe(port);
+  const app = next({ dev, dir: process.cwd(), hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = http.createServer(async (req, res) => {
+    const api = isApiPath(req.url ?? "/");
+    try {
+      stampClientIp(req);
+      if (api) {
+        const sending = sendAnswer(res, await answer(toWebRequest(req, `localhost:${port}`)), securityHeaders(req, true));
+        if (sending) await sending;
+      } else {
+        setSecurityHeaders(req, res, false, dev);
+        await handle(req, res);
+      }
+    } catch (err) {
+      if (!res.headersSent) setSecurityHeaders(req, res, api, dev);
+      internalError(res, err);
+    }
+  });
+  // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, hostname, () => {
+    console.log(`[server] http://localhost:${port} (API at /v1, reference at /docs)${dev ? " in development mode" : ""}`);
+    startBackgroundWork();
+  });
+  onShutdown(server, async () => {
+    await stopBackgroundWork();
+    await app.close();
+  });
+}
+
+main().catch((err) => {
+  console.error(`[server] ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { makeAccount } from "../helpers/accounts";
+import { as, expectNoMeterHeaders, expectRefusal, isoDaysFromNow, paced, type Answer } from "../helpers/meter";
+import { setTrialExpiry, useAdminToken } from "../helpers/meter";
+
+// SPEC.md QUOTA_EXCEEDED details 7: PLAN_REQUIRED and TRIAL_EXPIRED are decided before the meter
+// and carry X-Error-Code but no quota or rate headers. Every path that gives one, including the
+// trial's spent centering calls, whose count lives in the meter's script.
+
+useAdminToken();
+
+const confirmBody = { front: { outer: { left: 0, right: 100, top: 0, bottom: 140 }, inner: { left: 5.5, right: 95.5, top: 5, bottom: 135 } } };
+const confirm = (key: string) => paced(() => as(key, "POST", "/v1/centering/confirm", { body: confirmBody }));
+
+function expectPlanRefusal(a: Answer, code: "PLAN_REQUIRED" | "TRIAL_EXPIRED"): void {
+  expectRefusal(a, 403, code);
+  expectNoMeterHeaders(a);
+}
+
+describe("plan refusals carry no meter headers", () => {
+  it("a confirmed trial's sixth centering confirm: PLAN_REQUIRED, nothing charged", async () => {
+    const trial = await makeAccount({ confirmed: true });
+    for (let i = 0; i < 5; i++) expect((await confirm(trial.key)).status).toBe(200);
+    const sixth = await confirm(trial.key);
+    expectPlanRefusal(sixth, "PLAN_REQUIRED");
+    expect(sixth.body.error.details.next_step).toBeDefined();
+    expect(sixth.h("x-trial-expires-at")).toBeTruthy();
+    const me = await as(trial.key, "GET", "/v1/me");
+    expect(me.body.data.quota.credits_used).toBe(25);
+  });
+
+  it("an unconfirmed trial on identify and centering: PLAN_REQUIRED, 'Confirm your email'", async () => {
+    const trial = await makeAccount();
+    const a = await confirm(trial.key);
+    expectPlanRefusal(a, "PLAN_REQUIRED");
+    expect(a.body.error.message).toMatch(/^Confirm your email/);
+  });
+
+  it("a plan without the feature: movers on the trial, centering on Developer", async () => {
+    expectPlanRefusal(await as((await makeAccount({ confirmed: true })).key, "GET", "/v1/prices/movers"), "PLAN_REQUIRED");
+    expectPlanRefusal(await confirm((await makeAccount({ plan: "developer", confirmed: true })).key), "PLAN_REQUIRED");
+  });
+
+  it("an expired trial on a credited route: TRIAL_EXPIRED", async () => {
+    const trial = await makeAccount({ confirmed: true });
+    await setTrialExpiry(trial.id, isoDaysFromNow(-1));
+    expectPlanRefusal(await as(trial.key, "GET", "/v1/sets"), "TRIAL_EXPIRED");
+    expectPlanRefusal(await confirm(trial.key), "TRIAL_EXPIRED");
+  });
+});
