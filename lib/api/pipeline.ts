@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
-import { ANONYMOUS, authenticate, type Principal } from "./auth";
+import { ANONYMOUS, authenticate, presentedKey, type Principal } from "./auth";
+import { logAnswer, watchSettle, type Pending } from "@/lib/usage/record";
 import { readJson, readUpload } from "./body";
 import { ApiError } from "./errors";
 import { etagOf, matchesIfNoneMatch } from "./etag";
@@ -27,6 +28,8 @@ import type { Ctx, RouteSpec, Upload } from "./route";
 //  10. meter settle        release the slot; refund on 4xx, 5xx and 304, and what a cheaper
 //                          answer did not spend (an empty identify costs its base)
 //  11. headers             cache, meter and request headers, on answers and refusals alike
+//  12. request log         the call's row for the owner (lib/usage), buffered off the path;
+//                          what it cost is filled in when its settle is answered
 // Nothing of a body is read for a caller who would be refused anyway (steps 2 to 4): a large
 // upload without a key costs the server its headers only.
 
@@ -40,8 +43,10 @@ export async function runRoute(spec: RouteSpec<any, any, any>, req: Request, raw
 
 /** runRoute's answer before it is a Response: what the app's servers write to the socket. */
 export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Promise<Answer> {
+  const started = performance.now();
   const reqId = requestId(req);
   let lease: Lease | undefined;
+  let pending: Pending | undefined;
   let principal: Principal = ANONYMOUS;
   try {
     // Operator routes must not exist for anyone without the token: checked before validation.
@@ -54,6 +59,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     // Most routes read no body: no await (each one a turn of the microtask queue) for them.
     const { body, upload } = spec.body || spec.upload ? await readBody(spec, req) : NO_BODY;
     lease = await acquireMeter(spec, principal, cost, feature);
+    if (lease) pending = watchSettle(lease);
     const ctx: Ctx<any, any, any> = {
       req, requestId: reqId, query: input.query, params: input.params, body, upload, principal,
       link: (q) => linkTo(spec, req, input.params, q),
@@ -61,13 +67,28 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const rendered = await runHandler(spec, req, ctx, input.params);
     const res = finish(spec, req, reqId, rendered, warnings);
     const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : {};
+    logAnswer({ principal, method: req.method, path: spec.path, requestId: reqId, started, status: res.status, errorCode: null, pending });
     return withHeaders(res, principal, meter);
   } catch (err) {
     const error = toApiError(err, reqId);
     const meter = error instanceof MeterRefusal ? refusalHeaders(error) : lease ? (await settleMeter(lease, error.status)) : {};
+    logRefusal(spec, req, principal, { method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
     // Every refused answer of a keyed route says it cost nothing, also before the meter ran.
     return withHeaders(errorAnswer(error, reqId), principal, spec.auth === "key" ? { "x-credits-cost": "0", ...meter } : meter);
   }
+}
+
+// ── 12. request log ──────────────────────────────────────────────────────────
+
+/**
+ * A refusal is logged too: the owner looks a request id up from an error answer. One refused
+ * before the key was checked (a bad parameter) is put to its account off the answer's path.
+ */
+function logRefusal(spec: RouteSpec<any, any, any>, req: Request, principal: Principal, call: Omit<Parameters<typeof logAnswer>[0], "principal">): void {
+  if (principal.kind === "account") return logAnswer({ principal, ...call });
+  if (spec.auth !== "key" || call.errorCode === "MISSING_API_KEY" || call.errorCode === "INVALID_API_KEY" || !presentedKey(req)) return;
+  const ended = performance.now();
+  void authenticate(req, "key").then((p) => logAnswer({ principal: p, ...call, ended }), () => undefined);
 }
 
 // ── 4. plan gate ─────────────────────────────────────────────────────────────

@@ -29,6 +29,8 @@ export type Lease = {
   /** What the script answered; the last known state when the meter is down. */
   result: AcquireResult | null;
   degraded: boolean;
+  /** Told what the call finally cost once its settle is answered (the request log's row). */
+  onSettled?: (o: { credits: number; refunded: boolean; newCards: number }) => void;
 };
 
 export type AcquireOutcome =
@@ -188,6 +190,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
   const entry = { accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route };
   if (lease.degraded) {
     record({ ...entry, credits: 0, refunds: refund ? 1 : 0, newCards: 0 });
+    lease.onSettled?.({ credits: 0, refunded: refund, newCards: 0 });
     return { ok: true, headers: { ...meterHeaders(lease, { charged: 0, refunded: refund, served: !refund }), "x-ratelimit-degraded": "1" }, charged: 0 };
   }
   // The answer's ledger row is written only once the counters have moved (or were found
@@ -195,6 +198,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
   // rebuilt generation assumes.
   const written = (o: { credits: number; refunded: boolean; newCards: number | null }) => {
     const unseeded = o.newCards === UNSETTLED;
+    lease.onSettled?.({ credits: o.credits, refunded: o.refunded, newCards: o.newCards !== null && o.newCards > 0 ? o.newCards : 0 });
     record({
       accountId: entry.accountId, period: entry.period, day: entry.day, route: entry.route,
       credits: o.credits, refunds: o.refunded ? 1 : 0, newCards: o.newCards !== null && o.newCards > 0 ? o.newCards : 0,

@@ -68,6 +68,8 @@ export const apiKeys = pgTable("api_keys", {
   hash: text("hash").notNull(),
   createdAt: ts("created_at").notNull().defaultNow(),
   lastUsedAt: ts("last_used_at"),
+  /** After it the key answers 401 like an unknown one; null never expires. */
+  expiresAt: ts("expires_at"),
   revokedAt: ts("revoked_at"),
 }, (t) => [
   uniqueIndex("api_keys_hash_idx").on(t.hash),

@@ -2,3 +2,4 @@ export * from "./catalog";
 export * from "./accounts";
 export * from "./auth";
 export * from "./prices";
+export * from "./usage";
