@@ -16,8 +16,11 @@ type State = { rows: Entry[]; timer?: NodeJS.Timeout; flushing?: Promise<void>; 
 const slot = globalThis as unknown as { __requestLog?: State };
 const state = (): State => (slot.__requestLog ??= { rows: [], lastPurge: 0 });
 
-/** Outside production a benchmark may switch the log off to measure its cost on the path. */
-const disabled = () => process.env.REQUEST_LOG === "off" && process.env.NODE_ENV !== "production";
+/**
+ * Outside production a benchmark may switch the log off to measure its cost on the path; in
+ * production only a server the benchmark started (BENCH_ROUTES=1, bench/run.ts) honours it.
+ */
+const disabled = () => process.env.REQUEST_LOG === "off" && (process.env.NODE_ENV !== "production" || process.env.BENCH_ROUTES === "1");
 
 /** Adds a call's row; `settled: false` while its meter settle has not answered yet. */
 export function logCall(e: Entry): void {
