@@ -22,6 +22,7 @@ export function startBackgroundWork(): void {
       console.error(`[demo-prices] failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   })();
+  void import("@/lib/usage/alerts").then((m) => m.startUsageAlerts()).catch((err) => console.error(`[usage-alerts] sweep did not start: ${err instanceof Error ? err.message : String(err)}`));
   if (!process.env.SMTP_URL) return;
   void import("@/lib/mail/sender").then((m) => m.startMailLoop(5_000)).catch((err) => {
     console.error(`[mail] background sender did not start: ${err instanceof Error ? err.message : String(err)}`);
@@ -32,6 +33,7 @@ export function startBackgroundWork(): void {
 export async function stopBackgroundWork(): Promise<void> {
   (await import("@/lib/mail/sender")).stopMailLoop();
   await drainMeter();
+  await (await import("@/lib/usage/alerts")).stopUsageAlerts();
   await (await import("@/lib/accounts/invalidate")).closeAccountBus();
   await closeDb();
 }

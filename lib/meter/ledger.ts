@@ -109,6 +109,7 @@ export async function writeLedger(): Promise<void> {
     try {
       await addLedgerRows(rows);
       await addAccountCards(cards);
+      void import("@/lib/usage/alerts").then((m) => m.afterLedgerWrite(rows, cards), (err) => console.error("[usage-alerts] not loaded:", (err as Error).message));
     } catch (err) {
       console.error("[ledger] write failed, retrying later:", (err as Error).message);
       for (const r of rows) record({ ...r });
