@@ -1,4 +1,6 @@
+import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
+import { requestsPerKey } from "@/lib/usage/queries/read";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "./ids";
 import { insertKey, revokeKey, selectByKeyHash, selectKeys, touchKey } from "./queries/accounts";
 import type { Account, KeyRecord } from "./types";
@@ -12,9 +14,10 @@ const TOUCH_EVERY_MS = 60_000;
 
 export type KeyOutcome =
   | { ok: true; keyId: string; account: Account }
-  | { ok: false; reason: "unknown" };
+  | { ok: false; reason: "unknown" }
+  | { ok: false; reason: "expired"; expiredAt: string };
 
-type Cached = { value: KeyOutcome; at: number; lastTouch: number };
+type Cached = { value: KeyOutcome; at: number; lastTouch: number; expiresAt: number };
 const slot = globalThis as unknown as { __keyCache?: Map<string, Cached> };
 const cache = () => (slot.__keyCache ??= new Map());
 
@@ -22,18 +25,24 @@ export async function verifyKey(secret: string, now = Date.now()): Promise<KeyOu
   const hash = hashSecret(secret);
   const hit = cache().get(hash);
   if (hit && now - hit.at < KEY_CACHE_MS) {
+    // A cached key still expires on time, not up to KEY_CACHE_MS late.
+    if (now >= hit.expiresAt) return expired(hit.expiresAt);
     touch(hit, now);
     return hit.value;
   }
   const found = await selectByKeyHash(hash);
+  const expiresAt = found?.expiresAt ? Date.parse(found.expiresAt) : Infinity;
+  if (found && now >= expiresAt) return expired(expiresAt);
   const value: KeyOutcome = found ? { ok: true, keyId: found.keyId, account: found.account } : { ok: false, reason: "unknown" };
   const lastTouch = found?.lastUsedAt ? Date.parse(found.lastUsedAt) : 0;
-  const entry: Cached = { value, at: now, lastTouch };
+  const entry: Cached = { value, at: now, lastTouch, expiresAt };
   if (cache().size > 50_000) cache().clear();
   cache().set(hash, entry);
   touch(entry, now);
   return value;
 }
+
+const expired = (at: number): KeyOutcome => ({ ok: false, reason: "expired", expiredAt: new Date(at).toISOString() });
 
 /** last_used_at, written at most once a minute per key and never on the request's path. */
 function touch(entry: Cached, now: number): void {
@@ -58,16 +67,22 @@ export function forgetKeyHash(hash: string): void {
 
 export type NewKey = KeyRecord & { secret: string };
 
-export async function createKey(accountId: string, name: string, tx?: Parameters<typeof insertKey>[0]): Promise<NewKey> {
+export async function createKey(accountId: string, name: string, tx?: Parameters<typeof insertKey>[0], expiresAt: string | null = null): Promise<NewKey> {
+  if (expiresAt !== null && Date.parse(expiresAt) <= Date.now()) {
+    throw new ApiError("INVALID_PARAMETER", "expires_at must be in the future.", { parameter: "expires_at", value: expiresAt });
+  }
   const secret = newSecret();
   const id = newKeyId();
   const prefix = displayPrefix(secret);
-  await insertKey(tx ?? (await getDb()), { id, accountId, name, prefix, hash: hashSecret(secret) });
-  return { id, name, prefix, secret, createdAt: new Date().toISOString(), lastUsedAt: null };
+  const expires = expiresAt === null ? null : new Date(expiresAt).toISOString();
+  await insertKey(tx ?? (await getDb()), { id, accountId, name, prefix, hash: hashSecret(secret), expiresAt: expires });
+  return { id, name, prefix, secret, createdAt: new Date().toISOString(), lastUsedAt: null, expiresAt: expires };
 }
 
-export async function listKeys(accountId: string): Promise<KeyRecord[]> {
-  return selectKeys(accountId);
+/** The account's live keys (expired ones included, marked so), each with its calls of the last 30 days. */
+export async function listKeys(accountId: string, now = Date.now()): Promise<(KeyRecord & { requests30d: number })[]> {
+  const [keys, counts] = await Promise.all([selectKeys(accountId), requestsPerKey(accountId, new Date(now - 30 * 86_400_000).toISOString())]);
+  return keys.map((k) => ({ ...k, requests30d: counts.get(k.id) ?? 0 }));
 }
 
 /** A new secret for the key's name; the old secret stops working at once. */
@@ -80,7 +95,9 @@ export async function rotateKey(accountId: string, keyId: string): Promise<NewKe
     const revoked = await revokeKey(tx, accountId, keyId);
     if (!revoked) return undefined;
     forgetKeyHash(revoked.hash);
-    return createKey(accountId, old.name, tx);
+    // The new secret keeps a future expiry; an expired key's rotation is a key that never expires.
+    const keep = old.expiresAt && Date.parse(old.expiresAt) > Date.now() ? old.expiresAt : null;
+    return createKey(accountId, old.name, tx, keep);
   });
 }
 

@@ -5,6 +5,10 @@ import { PLAN_ORDER, PLANS, TRIAL_FEATURE_CALLS, UNCONFIRMED_TRIAL_CREDITS, type
 import { allowance, graceEnds, standing, trialExpired, utcDay } from "@/lib/meter/policy";
 import { usageByDay, usageByRoute } from "@/lib/meter/queries/ledger";
 import type { Plan } from "@/lib/meter/costs";
+import type { z } from "zod";
+import { analytics } from "@/lib/usage/analytics";
+import { flushRequestLog } from "@/lib/usage/log";
+import type { UsageQuery } from "@/lib/usage/schemas";
 import type { Account } from "./types";
 
 // GET /v1/me and /v1/me/usage: what the account may spend, what it spent, and what to do next.
@@ -129,13 +133,14 @@ function suggestion(account: Account, trial: boolean, credits: number, cards: nu
   return reason ? { ...planObject(PLANS[next]), reason } : null;
 }
 
-export async function getUsage(account: Account, days: number, now = Date.now()) {
+export async function getUsage(account: Account, query: z.output<typeof UsageQuery>, now = Date.now()) {
+  const days = query.days;
   const from = new Date(now - (days - 1) * DAY_MS).toISOString().slice(0, 10);
   // This instance's latest calls are written first: a row in the middle of a timed write is in
   // neither the buffer nor the table, and the account's own last call must never be missing.
   await flushSettles(account.id);
-  await writeLedger().catch(() => {});
-  const [byDay, byRoute] = await Promise.all([usageByDay(account.id, from), usageByRoute(account.id, from)]);
+  await Promise.all([writeLedger().catch(() => {}), flushRequestLog(false)]);
+  const [byDay, byRoute, sums] = await Promise.all([usageByDay(account.id, from), usageByRoute(account.id, from), analytics(account, query, now)]);
   // Calls of the last seconds not yet in the ledger: merged so the account sees its own latest.
   const dayMap = new Map(byDay.map((d) => [d.day, { ...d }]));
   const routeMap = new Map(byRoute.map((r) => [r.route, { ...r }]));
@@ -155,7 +160,7 @@ export async function getUsage(account: Account, days: number, now = Date.now())
   const totals = daysOut.reduce((t, d) => ({ requests: t.requests + d.requests, credits: t.credits + d.credits, refunds: t.refunds + d.refunds }), { requests: 0, credits: 0, refunds: 0 });
   return {
     body: {
-      data: { from, to: new Date(now).toISOString().slice(0, 10), totals, days: daysOut, routes },
+      data: { from, to: new Date(now).toISOString().slice(0, 10), totals, days: daysOut, routes, analytics: sums },
     },
   };
 }

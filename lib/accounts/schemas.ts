@@ -75,24 +75,18 @@ export const MeResponse = z.object({
   }),
 }).meta({ id: "Me" });
 
-export const UsageQuery = z.strictObject({
-  days: z.coerce.number().int().min(1).max(400).default(30).meta({ description: "Days back from today (UTC), 1 to 400." }),
-});
-
-export const UsageResponse = z.object({
-  data: z.object({
-    from: z.string(), to: z.string(),
-    totals: z.object({ requests: z.number(), credits: z.number(), refunds: z.number() }),
-    days: z.array(z.object({ date: z.string(), requests: z.number(), credits: z.number(), refunds: z.number(), new_cards: z.number() })),
-    routes: z.array(z.object({ route: z.string(), requests: z.number(), credits: z.number(), refunds: z.number() })),
-  }),
-}).meta({ id: "Usage" });
-
 export const KeyObject = z.object({
-  id: z.string(), name: z.string(), prefix: z.string(), created_at: ts, last_used_at: ts.nullable(),
+  id: z.string(), name: z.string(), prefix: z.string(), created_at: ts,
+  last_used_at: ts.nullable().meta({ description: "Written at most once a minute per instance, so it may lag a minute." }),
+  expires_at: ts.nullable().meta({ description: "After it the key answers 401 INVALID_API_KEY; null never expires." }),
+  expired: z.boolean(),
+  requests_30d: z.number().int().meta({ description: "Calls the key made in the last 30 days, refused ones included." }),
 }).meta({ id: "ApiKey" });
 export const NewKeyObject = KeyObject.extend({ secret: z.string().meta({ description: "Shown once; only its hash is stored." }) }).meta({ id: "NewApiKey" });
-export const KeyBody = z.strictObject({ name: z.string().min(1).max(100).optional() });
+export const KeyBody = z.strictObject({
+  name: z.string().min(1).max(100).optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional().meta({ description: "When the key stops working (RFC 3339, in the future); omitted or null: never." }),
+});
 export const KeyParams = z.object({ id: z.string().min(1).max(100) });
 
 export const AccountParams = z.object({ account_id: z.string().min(1).max(100) });

@@ -23,4 +23,4 @@ export type Account = {
   createdAt: string;
 };
 
-export type KeyRecord = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null };
+export type KeyRecord = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null };

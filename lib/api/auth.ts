@@ -34,7 +34,10 @@ export async function authenticate(req: Request, auth: "key" | "none" | "admin")
   // Cached lookups must hear of plan changes made on other instances.
   listenForAccountChanges();
   const outcome = await verifyKey(key);
-  if (!outcome.ok) throw new ApiError("INVALID_API_KEY", "The API key matches no account. It may have been rotated or deleted.");
+  if (!outcome.ok) {
+    if (outcome.reason === "expired") throw new ApiError("INVALID_API_KEY", `The API key expired at ${outcome.expiredAt}. Create a new key in the dashboard or with POST /v1/keys.`, { expired_at: outcome.expiredAt });
+    throw new ApiError("INVALID_API_KEY", "The API key matches no account. It may have been rotated or deleted.");
+  }
   return { kind: "account", keyId: outcome.keyId, account: outcome.account };
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from "./errors";
 // the cursor carries the last row's sort values and the order it was issued for, so a page
 // boundary is a keyset condition on indexed columns, never an OFFSET.
 
-export type SortType = "text" | "int" | "float" | "date" | "timestamp";
+export type SortType = "text" | "int" | "bigint" | "float" | "date" | "timestamp";
 export type SortColumn = { expr: SQL; type: SortType; nullable: boolean };
 export type SortKeyDef = { columns: SortColumn[]; requires?: string };
 export type SortSpec = { resource: string; keys: Record<string, SortKeyDef>; tiebreaker: string; default: string };
@@ -117,6 +117,8 @@ function validValue(v: unknown, c: SortColumn): boolean {
   switch (c.type) {
     case "text": return typeof v === "string" && v.length <= 1000 && !v.includes("\u0000");
     case "int": return Number.isInteger(v) && Math.abs(v as number) <= INT4;
+    // The drivers hand int8 back as text.
+    case "bigint": return (typeof v === "string" && /^-?\d{1,18}$/.test(v)) || Number.isSafeInteger(v);
     case "float": return typeof v === "number" && Number.isFinite(v);
     case "date": return typeof v === "string" && validDate(v);
     case "timestamp": {
@@ -152,6 +154,7 @@ export function decodeCursor(raw: string, spec: SortSpec, order: Order): unknown
 function typed(v: unknown, c: SortColumn): SQL {
   switch (c.type) {
     case "int": return sql`${v}::int`;
+    case "bigint": return sql`${v}::bigint`;
     case "float": return sql`${v}::float8`;
     case "date": return sql`${v}::date`;
     case "timestamp": return sql`${v}::timestamptz`;

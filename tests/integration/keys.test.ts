@@ -27,7 +27,7 @@ describe("listing and creating keys", () => {
     expect(a.body.meta.count).toBe(1);
     expect(a.body.data).toHaveLength(1);
     const k = a.body.data[0];
-    expect(Object.keys(k).sort()).toEqual(["created_at", "id", "last_used_at", "name", "prefix"]);
+    expect(Object.keys(k).sort()).toEqual(["created_at", "expired", "expires_at", "id", "last_used_at", "name", "prefix", "requests_30d"]);
     expect(acct.key.startsWith(k.prefix.replace(/…$/, ""))).toBe(true);
     expect(k.prefix.replace(/…$/, "").length).toBeLessThan(acct.key.length);
     expect(JSON.stringify(a.body)).not.toContain(acct.key);

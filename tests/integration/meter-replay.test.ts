@@ -21,8 +21,8 @@ useAdminToken();
 /** minPlan: the route's minimum plan (x-min-plan) where the trial cannot call it at all (x-trial none). */
 type Op = { method: string; template: string; requiredQuery: string[]; hasBody: boolean; zeroCost: boolean; minPlan?: string; example?: unknown; upload?: boolean };
 
-/** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage, the key routes, billing checkout; the resend of the confirmation mail and the other billing routes are 0 credits too. */
-const ZERO_COST = /^\/v1\/(me|me\/usage|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing|billing\/(checkout|invoices|portal|subscription|cancel)|accounts\/confirmation)$/;
+/** SPEC.md Authentication 7 (and CONTRACT.md §4): GET /v1/me, /v1/me/usage (and the request log beside it), the key routes, billing checkout; the resend of the confirmation mail and the other billing routes are 0 credits too. */
+const ZERO_COST = /^\/v1\/(me|me\/usage|me\/requests|keys|keys\/\{id\}|keys\/\{id\}\/rotate|billing|billing\/(checkout|invoices|portal|subscription|cancel)|accounts\/confirmation)$/;
 /** Routes acting on a subscription: an account without one is answered 404 SUBSCRIPTION_NOT_FOUND, past every gate, at no cost. */
 const NEEDS_SUBSCRIPTION = /^\/v1\/billing\/(subscription|cancel)$/;
 

@@ -39,7 +39,8 @@ const SAMPLES = (): Record<string, Sample[]> => ({
   "POST /accounts/confirm": [], // needs a mailed token: tests/integration/accounts.test.ts
   "POST /accounts/confirmation": [{ url: "/v1/accounts/confirmation", method: "POST", key: "own" }],
   "GET /me": [{ url: "/v1/me", key: "own" }],
-  "GET /me/usage": [{ url: "/v1/me/usage?days=7", key: "own" }],
+  "GET /me/usage": [{ url: "/v1/me/usage?days=7", key: "own" }, { url: "/v1/me/usage?range=24h&group_by=route", key: "own" }],
+  "GET /me/requests": [{ url: "/v1/me/requests?limit=5", key: "own" }, { url: "/v1/me/requests?status=4xx", key: "own" }],
   "GET /prices/sources": [{ url: "/v1/prices/sources" }],
   "GET /prices/current": [{ url: "/v1/prices/current?ids=base1-2,base1-3,nope" }],
   "GET /cards/{id}/prices": [{ url: "/v1/cards/base1-2/prices" }, { url: "/v1/cards/base1-3/prices?source=EBAY" }],

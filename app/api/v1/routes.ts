@@ -20,6 +20,7 @@ import * as accountsConfirm from "./accounts/confirm/route";
 import * as accountsConfirmation from "./accounts/confirmation/route";
 import * as me from "./me/route";
 import * as meUsage from "./me/usage/route";
+import * as meRequests from "./me/requests/route";
 import * as keys from "./keys/route";
 import * as key from "./keys/[id]/route";
 import * as keyRotate from "./keys/[id]/rotate/route";
@@ -56,7 +57,7 @@ import * as billingCancel from "./billing/cancel/route";
 // checks that every route.ts under app/api/v1 is listed, so none can be left undocumented.
 export const ROUTE_MODULES: Record<string, unknown>[] = [
   artist, artists, card, batch, cards, health, openapi, reference, sealedOne, sealed, series, set, setCards, sets, status,
-  accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, keys, key, keyRotate,
+  accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, meRequests, keys, key, keyRotate,
   adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
   priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers, bulk, bulkFile,
   centeringGrade, centeringStandards, centeringMeasure, centeringConfirm, identify,

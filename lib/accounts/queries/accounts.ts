@@ -13,14 +13,14 @@ const ACCOUNT_COLUMNS = sql`a.id, a.email, ${iso(sql`a.email_confirmed_at`)} as 
   a.legacy_paging as "legacyPaging", a.auth_user_id as "authUserId", ${iso(sql`a.created_at`)} as "createdAt"`;
 
 /** The account behind a live key, by the key's hash: one index probe. */
-export async function selectByKeyHash(hash: string): Promise<{ keyId: string; lastUsedAt: string | null; account: Account } | undefined> {
-  const [r] = await rows<Account & { keyId: string; keyLastUsedAt: string | null }>(sql`
-    select ${ACCOUNT_COLUMNS}, k.id as "keyId", ${iso(sql`k.last_used_at`)} as "keyLastUsedAt"
+export async function selectByKeyHash(hash: string): Promise<{ keyId: string; lastUsedAt: string | null; expiresAt: string | null; account: Account } | undefined> {
+  const [r] = await rows<Account & { keyId: string; keyLastUsedAt: string | null; keyExpiresAt: string | null }>(sql`
+    select ${ACCOUNT_COLUMNS}, k.id as "keyId", ${iso(sql`k.last_used_at`)} as "keyLastUsedAt", ${iso(sql`k.expires_at`)} as "keyExpiresAt"
     from api_keys k join accounts a on a.id = k.account_id
     where k.hash = ${hash} and k.revoked_at is null`, undefined, { prepare: true });
   if (!r) return undefined;
-  const { keyId, keyLastUsedAt, ...account } = r;
-  return { keyId, lastUsedAt: keyLastUsedAt, account };
+  const { keyId, keyLastUsedAt, keyExpiresAt, ...account } = r;
+  return { keyId, lastUsedAt: keyLastUsedAt, expiresAt: keyExpiresAt, account };
 }
 
 export async function selectAccount(id: string, db?: Db | Tx): Promise<Account | undefined> {
@@ -53,13 +53,14 @@ export async function updateAccount(
   await d.update(accounts).set({ ...set, updatedAt: sql`now()` as never }).where(eq(accounts.id, id));
 }
 
-export async function insertKey(tx: Tx | Db, k: { id: string; accountId: string; name: string; prefix: string; hash: string }): Promise<void> {
+export async function insertKey(tx: Tx | Db, k: { id: string; accountId: string; name: string; prefix: string; hash: string; expiresAt?: string | null }): Promise<void> {
   await tx.insert(apiKeys).values(k);
 }
 
 export async function selectKeys(accountId: string): Promise<KeyRecord[]> {
   return rows<KeyRecord>(sql`
-    select id, name, prefix, ${iso(sql`created_at`)} as "createdAt", ${iso(sql`last_used_at`)} as "lastUsedAt"
+    select id, name, prefix, ${iso(sql`created_at`)} as "createdAt", ${iso(sql`last_used_at`)} as "lastUsedAt",
+           ${iso(sql`expires_at`)} as "expiresAt"
     from api_keys where account_id = ${accountId} and revoked_at is null order by created_at, id`);
 }
 

@@ -31,6 +31,7 @@ export const requestLog = pgTable("request_log", {
 export const usageHourly = pgTable("usage_hourly", {
   accountId: text("account_id").notNull(),
   hour: ts("hour").notNull(),
+  /** Method and template: `GET /v1/cards/{id}`. */
   route: text("route").notNull(),
   /** '' for calls without a key row (none today; kept so the key is part of the primary key). */
   keyId: text("key_id").notNull(),

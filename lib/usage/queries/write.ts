@@ -9,38 +9,44 @@ export type LogRow = {
 const hourOf = (ms: number) => new Date(ms - (ms % 3_600_000)).toISOString();
 
 /**
- * One batch in one transaction: the rows through unnest (a statement whatever the batch's
- * size, no parameter limit), and their hourly sums added to usage_hourly.
+ * One batch in one transaction: the rows as one JSON parameter (a statement whatever the
+ * batch's size, no parameter limit), and their hourly sums added to usage_hourly.
  */
 export async function insertLogRows(batch: LogRow[]): Promise<void> {
   if (!batch.length) return;
-  const col = <K extends keyof LogRow>(k: K) => batch.map((r) => r[k]);
   const sums = new Map<string, { accountId: string; hour: string; route: string; keyId: string; status: number; requests: number; credits: number; refunds: number; cards: number }>();
   for (const r of batch) {
     const hour = hourOf(r.at);
-    const k = `${r.accountId}\u0000${hour}\u0000${r.route}\u0000${r.keyId ?? ""}\u0000${r.status}`;
+    // The sums' route names its method too: GET and POST /v1/keys are different calls.
+    const route = `${r.method} ${r.route}`;
+    const k = `${r.accountId}\u0000${hour}\u0000${route}\u0000${r.keyId ?? ""}\u0000${r.status}`;
     let s = sums.get(k);
-    if (!s) sums.set(k, (s = { accountId: r.accountId, hour, route: r.route, keyId: r.keyId ?? "", status: r.status, requests: 0, credits: 0, refunds: 0, cards: 0 }));
+    if (!s) sums.set(k, (s = { accountId: r.accountId, hour, route, keyId: r.keyId ?? "", status: r.status, requests: 0, credits: 0, refunds: 0, cards: 0 }));
     s.requests++;
     s.credits += r.credits;
     s.refunds += r.refunded ? 1 : 0;
     s.cards += r.cardsAdded;
   }
-  const h = [...sums.values()];
-  const hcol = <K extends keyof (typeof h)[number]>(k: K) => h.map((r) => r[k]);
+  const logJson = JSON.stringify(batch.map((r) => ({
+    account_id: r.accountId, at: new Date(r.at).toISOString(), key_id: r.keyId, method: r.method, route: r.route, status: r.status,
+    error_code: r.errorCode, credits: r.credits, cards_added: r.cardsAdded, refunded: r.refunded, latency: r.latency, request_id: r.requestId,
+  })));
+  const sumJson = JSON.stringify([...sums.values()].map((h) => ({
+    account_id: h.accountId, hour: h.hour, route: h.route, key_id: h.keyId, status: h.status,
+    requests: h.requests, credits: h.credits, refunds: h.refunds, cards_added: h.cards,
+  })));
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx.execute(sql`
       insert into request_log (account_id, at, key_id, method, route, status, error_code, credits, cards_added, refunded, latency, request_id)
-      select * from unnest(${col("accountId")}::text[], ${batch.map((r) => new Date(r.at).toISOString())}::timestamptz[],
-        ${col("keyId")}::text[], ${col("method")}::text[], ${col("route")}::text[], ${col("status")}::smallint[],
-        ${col("errorCode")}::text[], ${col("credits")}::int[], ${col("cardsAdded")}::int[], ${col("refunded")}::boolean[],
-        ${col("latency")}::int[], ${col("requestId")}::text[])`);
+      select account_id, at, key_id, method, route, status, error_code, credits, cards_added, refunded, latency, request_id
+      from jsonb_to_recordset(${logJson}::jsonb) as x(account_id text, at timestamptz, key_id text, method text, route text,
+        status smallint, error_code text, credits int, cards_added int, refunded boolean, latency int, request_id text)`);
     await tx.execute(sql`
       insert into usage_hourly (account_id, hour, route, key_id, status, requests, credits, refunds, cards_added)
-      select * from unnest(${hcol("accountId")}::text[], ${hcol("hour")}::timestamptz[], ${hcol("route")}::text[],
-        ${hcol("keyId")}::text[], ${hcol("status")}::smallint[], ${hcol("requests")}::int[], ${hcol("credits")}::int[],
-        ${hcol("refunds")}::int[], ${hcol("cards")}::int[])
+      select account_id, hour, route, key_id, status, requests, credits, refunds, cards_added
+      from jsonb_to_recordset(${sumJson}::jsonb) as x(account_id text, hour timestamptz, route text, key_id text, status smallint,
+        requests int, credits int, refunds int, cards_added int)
       on conflict (account_id, hour, route, key_id, status) do update set
         requests = usage_hourly.requests + excluded.requests, credits = usage_hourly.credits + excluded.credits,
         refunds = usage_hourly.refunds + excluded.refunds, cards_added = usage_hourly.cards_added + excluded.cards_added`);

@@ -2,7 +2,7 @@ import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
 import { getUsage } from "@/lib/accounts/me";
-import { UsageQuery, UsageResponse } from "@/lib/accounts/schemas";
+import { UsageQuery, UsageResponse } from "@/lib/usage/schemas";
 import { COSTS } from "@/lib/meter/costs";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
@@ -10,8 +10,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     method: "GET",
     path: "/me/usage",
     operationId: "getUsage",
-    summary: "Usage per day and per route",
-    description: "From the durable ledger (PostgreSQL), so it survives a restart of the meter's Redis. Answers after trial expiry.",
+    summary: "Usage per day and per route, and analytics",
+    description: "`days` and `routes` come from the durable ledger (PostgreSQL), so they survive a restart of the meter's Redis. `analytics` sums the request log per hour or day over a `range`, split by route, key or status with `group_by`; refunded calls are counted apart. Answers after trial expiry.",
     tags: ["Accounts"],
     auth: "key",
     query: UsageQuery,
@@ -20,6 +20,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cost: COSTS.account,
     cacheControl: CACHE.none,
     etag: false,
-    handler: ({ principal, query }) => getUsage(accountOf(principal), query.days),
+    handler: ({ principal, query }) => getUsage(accountOf(principal), query),
   }),
 });
