@@ -8,6 +8,8 @@ import { deleteLogBefore, insertLogRows, type LogRow } from "./queries/write";
 const FLUSH_MS = 2_000;
 const MAX_ROWS = 2_000;
 const SETTLE_WAIT_MS = 10_000;
+/** While the database refuses writes the buffer keeps this many rows, the newest. */
+const MAX_KEPT = 200_000;
 export const RETENTION_DAYS = 30;
 
 export type Entry = LogRow & { settled: boolean };
@@ -61,7 +63,11 @@ export async function flushRequestLog(all = true, now = Date.now()): Promise<voi
       await insertLogRows(ready.map(({ settled: _, ...row }) => row));
     } catch (err) {
       console.error("[request-log] write failed, retrying later:", (err as Error).message);
-      s.rows.unshift(...ready);
+      s.rows = [...ready, ...s.rows];
+      if (s.rows.length > MAX_KEPT) {
+        console.error(`[request-log] ${s.rows.length - MAX_KEPT} oldest rows dropped: the database has refused writes for too long`);
+        s.rows = s.rows.slice(-MAX_KEPT);
+      }
     }
   })();
   try {
