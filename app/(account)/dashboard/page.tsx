@@ -73,7 +73,7 @@ export default async function DashboardPage() {
     );
   }
 
-  const [me, usage, keys] = await Promise.all([getMe(account), getUsage(account, 30), listKeys(account.id)]);
+  const [me, usage, keys] = await Promise.all([getMe(account), getUsage(account, { days: 30 }), listKeys(account.id)]);
   const d = me.body.data;
   const quota = d.quota as Quota;
   const cards = d.cards as { used: number; limit: number | null };
@@ -195,6 +195,9 @@ export default async function DashboardPage() {
             <span><strong>{n(u.totals.requests)}</strong> requests</span>
             <span><strong>{n(u.totals.credits)}</strong> credits</span>
             <span><strong>{n(u.totals.refunds)}</strong> refunded</span>
+          </p>
+          <p className="small panel-links">
+            <Link href="/dashboard/usage">By route, key or status</Link> · <Link href="/dashboard/requests">Every request</Link>
           </p>
         </div>
         <UsageChart days={days} />
