@@ -6,11 +6,12 @@ import { createKey, deleteKey, rotateKey } from "@/lib/accounts/keys";
 import { resendConfirmation } from "@/lib/accounts/signup";
 import type { Account } from "@/lib/accounts/types";
 import { signedIn } from "../server";
+import { expiryOf } from "./expiry";
 
 // The dashboard's key management, scoped to the signed-in person's account. Every action
 // checks the session again: a server action is an endpoint anyone can call.
 
-export type NewKeyView = { id: string; name: string; prefix: string; secret: string };
+export type NewKeyView = { id: string; name: string; prefix: string; secret: string; expiresAt: string | null };
 export type KeyActionResult = { ok: true; key?: NewKeyView; replaced?: string } | { ok: false; error: string };
 
 const SIGNED_OUT: KeyActionResult = { ok: false, error: "Your session has ended. Sign in again." };
@@ -21,14 +22,22 @@ async function mine(): Promise<Account | null> {
 
 const validId = (id: unknown): id is string => typeof id === "string" && /^key_[0-9A-Za-z]{1,64}$/.test(id);
 
-export async function createKeyAction(name: unknown): Promise<KeyActionResult> {
+export async function createKeyAction(name: unknown, expiry?: unknown): Promise<KeyActionResult> {
   const account = await mine();
   if (!account) return SIGNED_OUT;
   const clean = typeof name === "string" ? name.trim().replace(/\s+/g, " ") : "";
   if (clean.length > 100) return { ok: false, error: "A key name has at most 100 characters." };
-  const key = await createKey(account.id, clean || "key");
+  const until = expiryOf(expiry);
+  if (!until.ok) return until;
+  let key;
+  try {
+    key = await createKey(account.id, clean || "key", undefined, until.at);
+  } catch (err) {
+    if (err instanceof ApiError) return { ok: false, error: err.message };
+    throw err;
+  }
   revalidatePath("/dashboard");
-  return { ok: true, key: { id: key.id, name: key.name, prefix: key.prefix, secret: key.secret } };
+  return { ok: true, key: { id: key.id, name: key.name, prefix: key.prefix, secret: key.secret, expiresAt: key.expiresAt } };
 }
 
 export async function rotateKeyAction(id: unknown): Promise<KeyActionResult> {
@@ -37,7 +46,7 @@ export async function rotateKeyAction(id: unknown): Promise<KeyActionResult> {
   const key = validId(id) ? await rotateKey(account.id, id) : undefined;
   if (!key) return { ok: false, error: "That key does not exist on this account any more." };
   revalidatePath("/dashboard");
-  return { ok: true, key: { id: key.id, name: key.name, prefix: key.prefix, secret: key.secret }, replaced: id as string };
+  return { ok: true, key: { id: key.id, name: key.name, prefix: key.prefix, secret: key.secret, expiresAt: key.expiresAt }, replaced: id as string };
 }
 
 export async function deleteKeyAction(id: unknown): Promise<KeyActionResult> {

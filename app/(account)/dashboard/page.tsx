@@ -5,9 +5,11 @@ import { redirect } from "next/navigation";
 import { listKeys } from "@/lib/accounts/keys";
 import { getMe, getUsage } from "@/lib/accounts/me";
 import { selectAccountByAuthUser } from "@/lib/accounts/queries/accounts";
+import { publicOrigin } from "@/lib/api/context";
 import { getAuth } from "@/lib/auth";
+import { currentRequest } from "../server";
 import { Shell } from "../shell";
-import { KeysPanel } from "./keys-panel";
+import { KeysPanel, type KeyRow } from "./keys-panel";
 import { DashboardNav } from "./nav";
 import { ResendMine } from "./resend-mine";
 import { UsageChart, type UsageDay } from "./usage-chart";
@@ -73,7 +75,10 @@ export default async function DashboardPage() {
     );
   }
 
-  const [me, usage, keys] = await Promise.all([getMe(account), getUsage(account, { days: 30 }), listKeys(account.id)]);
+  const [me, usage, keys, req] = await Promise.all([getMe(account), getUsage(account, { days: 30 }), listKeys(account.id), currentRequest()]);
+  const keyRows: KeyRow[] = keys.map((k) => ({
+    id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, expiresAt: k.expiresAt, requests30d: k.requests30d,
+  }));
   const d = me.body.data;
   const quota = d.quota as Quota;
   const cards = d.cards as { used: number; limit: number | null };
@@ -223,7 +228,7 @@ export default async function DashboardPage() {
           <h2 id="keys-h">API keys</h2>
           <p className="muted small">Send a key as <code>X-Api-Key</code> or <code>Authorization: Bearer</code>.</p>
         </div>
-        <KeysPanel keys={keys} />
+        <KeysPanel keys={keyRows} origin={publicOrigin(req)} now={Date.now()} />
       </section>
     </Shell>
   );
