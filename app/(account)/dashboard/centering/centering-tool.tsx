@@ -4,10 +4,11 @@ import { useEffect, useRef, useState, type PointerEvent } from "react";
 import { ratiosOf, type Edges } from "@/lib/centering/ratios";
 import { rectify, widen, type Quad } from "@/lib/vision/outline";
 
-// The dashboard's centering tool. The photo is measured by POST /v1/centering/measure; its
-// lines are drawn over the image the lines are in (the upload, or for a photo in perspective
-// the card squared up here in the browser from the corners the API returns); a person drags
-// them or types positions; POST /v1/centering/confirm turns them into grade ceilings.
+// The dashboard's centering tool. The photo is measured by POST /v1/centering/measure, called
+// for the signed-in account (no key: /dashboard/centering/measure, session-call.ts); its lines
+// are drawn over the image the lines are in (the upload, or for a photo in perspective the
+// card squared up here in the browser from the corners the API returns); a person drags them
+// or types positions; POST /v1/centering/confirm turns them into grade ceilings.
 
 type Rectified = { quad: Quad; width: number; height: number; card: Edges };
 type Measured = { width: number; height: number; outer: Edges; inner: Edges; rectified: Rectified | null };
@@ -16,7 +17,8 @@ type Lines = { outer: Edges; inner: Edges };
 type LineId = `${keyof Lines}.${keyof Edges}`;
 
 const SIDES: (keyof Edges)[] = ["left", "right", "top", "bottom"];
-const KEY_STORE = "pokeprice.centering.key";
+// Where an earlier version kept a pasted key for the tab: cleared, the session is used now.
+const OLD_KEY_STORE = "pokeprice.centering.key";
 
 /** The squared-up raster the API measured in, drawn from the photo by the server's own mapping. */
 async function squareUp(src: string, r: Rectified): Promise<string> {
@@ -40,15 +42,23 @@ async function squareUp(src: string, r: Rectified): Promise<string> {
   return to.toDataURL("image/jpeg", 0.9);
 }
 
-async function api(path: string, key: string, body: BodyInit, json = false) {
-  const res = await fetch(path, { method: "POST", body, headers: { "x-api-key": key, ...(json ? { "content-type": "application/json" } : {}) } });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${data.error?.code ?? res.status}: ${data.error?.message ?? "the call failed"}`);
-  return data.data;
+/** A centering route for the signed-in account; the session cookie goes along (same origin). */
+async function api(route: "measure" | "confirm", body: BodyInit, json = false) {
+  const res = await fetch(`/dashboard/centering/${route}`, {
+    method: "POST", body, credentials: "same-origin",
+    headers: { "x-dashboard-call": "1", ...(json ? { "content-type": "application/json" } : {}) },
+  });
+  const data = await res.json().catch(() => ({}));
+  if (res.status === 401) throw new Error("Your session has ended. Sign in again.");
+  if (!res.ok) {
+    const id = data.error?.request_id ? ` (request ${data.error.request_id})` : "";
+    throw new Error(`${data.error?.code ?? res.status}: ${data.error?.message ?? "the call failed"}${id}`);
+  }
+  const cost = res.headers.get("x-credits-cost");
+  return { data: data.data, cost: cost === null ? null : Number(cost) };
 }
 
 export function CenteringTool() {
-  const [key, setKey] = useState("");
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
@@ -58,7 +68,9 @@ export function CenteringTool() {
   const [drag, setDrag] = useState<LineId | null>(null);
   const svg = useRef<SVGSVGElement>(null);
 
-  useEffect(() => setKey(sessionStorage.getItem(KEY_STORE) ?? ""), []);
+  const [spent, setSpent] = useState<number | null>(null);
+
+  useEffect(() => sessionStorage.removeItem(OLD_KEY_STORE), []);
 
   let ratios: { left_right: number; top_bottom: number } | null = null;
   try {
@@ -72,11 +84,12 @@ export function CenteringTool() {
     setBusy(true);
     setError("");
     setCeilings(null);
-    sessionStorage.setItem(KEY_STORE, key);
     try {
       const form = new FormData();
       form.append("image", file);
-      const m = (await api("/v1/centering/measure", key, form)).geometry as Measured;
+      const answer = await api("measure", form);
+      setSpent(answer.cost);
+      const m = answer.data.geometry as Measured;
       const src = URL.createObjectURL(file);
       setImage(m.rectified ? { src: await squareUp(src, m.rectified), width: m.rectified.width, height: m.rectified.height } : { src, width: m.width, height: m.height });
       setLines({ outer: m.outer, inner: m.inner });
@@ -92,7 +105,9 @@ export function CenteringTool() {
     setBusy(true);
     setError("");
     try {
-      setCeilings((await api("/v1/centering/confirm", key, JSON.stringify({ front: lines }), true)).ceilings);
+      const answer = await api("confirm", JSON.stringify({ front: lines }), true);
+      setSpent(answer.cost);
+      setCeilings(answer.data.ceilings);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -116,14 +131,11 @@ export function CenteringTool() {
     <section className="panel" aria-label="Centering tool">
       <div className="centering-form">
         <label>
-          API key
-          <input type="password" value={key} onChange={(e) => setKey(e.target.value)} placeholder="ppk_live_…" autoComplete="off" />
-        </label>
-        <label>
           Scan or photo of one face
           <input type="file" accept="image/jpeg,image/png,image/webp" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         </label>
-        <button type="button" className="button" disabled={!key || !file || busy} onClick={measure}>Measure</button>
+        <button type="button" className="button" disabled={!file || busy} onClick={measure}>{busy && !lines ? "Measuring…" : "Measure"}</button>
+        {spent !== null && <p className="muted small" data-testid="centering-cost">Last call: {spent} credit{spent === 1 ? "" : "s"}.</p>}
       </div>
       {error && <p className="notice warn" role="alert">{error}</p>}
       {image && lines && (
