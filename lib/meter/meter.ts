@@ -186,7 +186,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
   const a = lease.allowance;
   const charged = refund || lease.degraded ? 0 : Math.max(0, Math.min(lease.cost, credits ?? lease.cost));
   const partial = refund || lease.degraded ? 0 : lease.cost - charged;
-  const ids = refund ? [] : cardIds.length < 2 ? cardIds.slice() : [...new Set(cardIds)];
+  const ids = refund ? [] : distinctCards(cardIds);
   const entry = { accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route };
   if (lease.degraded) {
     record({ ...entry, credits: 0, refunds: refund ? 1 : 0, newCards: 0 });
@@ -272,26 +272,42 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
 // rebuilt (another generation). A batched settle sends only the answer's other cards: adding a
 // member adds nothing, so its new cards and every counter come out the same, and a page of 250
 // cards asked again costs the round trip 250 arguments and SADDs less.
+// A cached answer hands every request the same array of card ids (response-cache.ts copies the
+// rendering, not its arrays): its distinct ids are worked out once, and once all of them are
+// known under a key, that answer's later settles there skip the 250 lookups too.
 const KNOWN_MAX = 200_000;
-const knownCards = new Map<string, Set<string>>();
+type Known = { ids: Set<string>; whole: WeakSet<string[]> };
+const knownCards = new Map<string, Known>();
 let knownCount = 0;
 const knownKey = (lease: Lease) => `${lease.account.id}\u0000${lease.allowance.period.key}\u0000${lease.generation}`;
 
+/** An answer's distinct card ids; the same array for the same (cached) answer. Read only. */
+const distinct = new WeakMap<string[], string[]>();
+function distinctCards(cardIds: string[]): string[] {
+  if (cardIds.length < 2) return cardIds;
+  let d = distinct.get(cardIds);
+  if (!d) distinct.set(cardIds, (d = [...new Set(cardIds)]));
+  return d;
+}
+
 function unknownCards(lease: Lease, ids: string[]): string[] {
   const known = ids.length && lease.generation ? knownCards.get(knownKey(lease)) : undefined;
-  return known ? ids.filter((id) => !known.has(id)) : ids;
+  if (!known) return ids;
+  return known.whole.has(ids) ? [] : ids.filter((id) => !known.ids.has(id));
 }
 
 function rememberCards(lease: Lease, ids: string[]): void {
   if (!ids.length || !lease.generation) return;
   const key = knownKey(lease);
   let known = knownCards.get(key);
-  if (!known) knownCards.set(key, (known = new Set()));
+  if (!known) knownCards.set(key, (known = { ids: new Set(), whole: new WeakSet() }));
+  else if (known.whole.has(ids)) return;
   for (const id of ids) {
-    if (known.has(id)) continue;
-    known.add(id);
+    if (known.ids.has(id)) continue;
+    known.ids.add(id);
     knownCount++;
   }
+  known.whole.add(ids);
   if (knownCount > KNOWN_MAX) {
     knownCards.clear();
     knownCount = 0;
