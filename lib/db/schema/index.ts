@@ -3,3 +3,4 @@ export * from "./accounts";
 export * from "./auth";
 export * from "./prices";
 export * from "./usage";
+export * from "./collection";
