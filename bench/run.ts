@@ -183,16 +183,28 @@ function groupCpuUs(pgid: number): number | undefined {
 
 type Load = { rps: number; p50: number; p99: number; cpu_us_per_request: number; requests: number };
 
+/**
+ * One figure: autocannon on `path` for `seconds`. Latencies are taken from each response's own
+ * duration (fractions of a millisecond), not from autocannon's histogram, which keeps whole
+ * milliseconds: a difference of a few tenths (the request log's) would read as 0 or 1 ms.
+ */
 async function load(base: string, path: string, keys: string[], pgid: number, seconds: number): Promise<Load> {
   const cpu0 = groupCpuUs(pgid);
-  const r = await autocannon({
-    url: base, connections: 8, duration: seconds, pipelining: 1,
-    requests: keys.length ? keys.map((k) => ({ method: "GET", path, headers: { "x-api-key": k } })) : [{ method: "GET", path }],
+  const times: number[] = [];
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    const inst = autocannon({
+      url: base, connections: 8, duration: seconds, pipelining: 1,
+      requests: keys.length ? keys.map((k) => ({ method: "GET", path, headers: { "x-api-key": k } })) : [{ method: "GET", path }],
+    }, (err, res) => (err ? reject(err) : resolve(res)));
+    inst.on("response", (_client: unknown, status: number, _bytes: number, duration: number) => {
+      if (status < 300) times.push(duration);
+    });
   });
   if (r.non2xx || r.errors || r.timeouts) throw new Error(`${base}${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
   const cpu1 = groupCpuUs(pgid);
   const cpu = cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.requests.total : Number.NaN;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu_us_per_request: cpu, requests: r.requests.total };
+  times.sort((a, b) => a - b);
+  return { rps: r.requests.total / (r.duration || seconds), p50: pct(times, 50), p99: pct(times, 99), cpu_us_per_request: cpu, requests: r.requests.total };
 }
 
 type Server = { base: string; pgid: number; stop: () => Promise<void> };
@@ -236,30 +248,72 @@ const BARE = `require("node:http").createServer((req, res) => {
   res.end('{"data":{"id":"bench","name":"constant","ok":true}}');
 }).listen(Number(process.env.PORT), "127.0.0.1");`;
 
-// The set page: all of Base Set (102 cards, 129 KB) in one answer.
-const HTTP_ROUTES = [
-  ["card", "GET /v1/cards/base1-4", "/v1/cards/base1-4"],
-  ["set_page", "GET /v1/sets/base1/cards?limit=250", "/v1/sets/base1/cards?limit=250"],
-] as const;
+// The set page: 250 cards of Paldea Evolved (sv2, 279 cards) in one answer.
+const CARD_PATH = "/v1/cards/base1-4";
+const SET_PAGE_PATH = "/v1/sets/sv2/cards?limit=250";
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** The catalogue in the bench database: `npm run bench http` alone on a new database imports it first. */
+async function ensureCatalogue(): Promise<void> {
+  const { rows, closeDb } = await import("@/lib/db/client");
+  const { sql } = await import("drizzle-orm");
+  const [c] = await rows<{ n: number }>(sql`select count(*)::int as n from cards where deleted_at is null`);
+  if (!c?.n) {
+    console.log(`\nthe bench database has no catalogue: importing it (not timed)`);
+    const { refreshCatalog } = await import("@/lib/catalog/import");
+    const res = await refreshCatalog(path.resolve(process.env.CATALOG_DIR ?? "../shared/data/catalog"));
+    if (!res.ok) throw new Error(res.error);
+    await rows(sql`vacuum analyze`);
+  }
+  await closeDb();
+}
+
 /**
- * Issue 13: the same /v1 routes through every way the app can be served, and a bare node:http
- * server, in one run. All four servers run side by side (idle but for the one under load), and
- * the figures are taken in rounds (BENCH_ROUNDS, 3), each round measuring bare node:http, then
- * every server's routes in a rotating order, so that a neighbour's burst on this shared machine
- * does not land on one server only. Each figure is the median over the rounds; ratios are to
- * bare node:http's median.
+ * The request log's size on disk per row, in the bench database, after the servers wrote
+ * theirs (each server's drain writes what it still holds before it exits).
+ */
+type LogBytes = Record<"rows" | "total_bytes" | "table_bytes" | "heap_bytes" | "index_bytes" | "total_per_row" | "table_per_row" | "heap_per_row" | "indexes_per_row", number>;
+
+async function requestLogBytes(): Promise<LogBytes> {
+  const { rows, closeDb } = await import("@/lib/db/client");
+  const { sql } = await import("drizzle-orm");
+  const [r] = await rows<{ n: number; total: number; table: number; heap: number; indexes: number }>(sql`
+    select (select count(*) from request_log)::float8 as n, pg_total_relation_size('request_log')::float8 as total,
+      pg_table_size('request_log')::float8 as table, pg_relation_size('request_log')::float8 as heap,
+      pg_indexes_size('request_log')::float8 as indexes`);
+  await closeDb();
+  const n = Number(r!.n);
+  return {
+    rows: n, total_bytes: Number(r!.total), table_bytes: Number(r!.table), heap_bytes: Number(r!.heap), index_bytes: Number(r!.indexes),
+    total_per_row: Number(r!.total) / n, table_per_row: Number(r!.table) / n, heap_per_row: Number(r!.heap) / n, indexes_per_row: Number(r!.indexes) / n,
+  };
+}
+
+/**
+ * Issue 13: the metered card route served three ways, in one run: bare node:http answering
+ * constant JSON (the yardstick), the custom server as `npm start` runs it (server/app.ts,
+ * NODE_ENV=production, /v1 through the API's own dispatcher), and `next start` (Next's router
+ * serving the app/v1 mount); the custom server once more with the request log off, for the
+ * log's cost on the path; and the set page of 250 cards through the custom server. All servers
+ * run side by side (idle but for the one under load), and the figures are taken in rounds
+ * (BENCH_ROUNDS, 3), each round measuring bare node:http, then every server's routes in a
+ * rotating order, so that a neighbour's burst on this shared machine does not land on one
+ * server only. Each figure is the median over the rounds; ratios are to bare node:http's median.
+ * BENCH_LEAN=1 adds server/lean.ts (the /v1 dispatcher alone).
  */
 async function benchHttp(url: string) {
   // BENCH_APP_DIR: the servers of another checkout (e.g. a worktree of an earlier commit, built
   // there with `next build`), measured by this benchmark against this database.
   if (APP_DIR === process.cwd()) buildIfStale();
-  else console.log(`\nservers from ${APP_DIR} (at ${execSync("git rev-parse --short HEAD", { cwd: APP_DIR }).toString().trim()}), as built there`);
+  else {
+    const changed = execSync("git status --short --untracked-files=no", { cwd: APP_DIR }).toString().trim().split("\n").filter(Boolean).map((l) => l.slice(3));
+    console.log(`\nservers from ${APP_DIR} (at ${execSync("git rev-parse --short HEAD", { cwd: APP_DIR }).toString().trim()}${changed.length ? `, with local changes to ${changed.join(", ")}` : ""}), as built there`);
+  }
+  await ensureCatalogue();
   const { makeAccount } = await import("../tests/helpers/accounts");
   // Enterprise keys of distinct accounts (400 requests per second each): the meter decides and
   // charges every request against Redis, and no rate limit binds at the rates measured.
@@ -273,26 +327,38 @@ async function benchHttp(url: string) {
     VISION_INDEX_ON_START: "0", DEMO_PRICES: "0", STRIPE_FAKE: "0", BENCH_ROUTES: "1",
   };
   const tsx = ["--import", "tsx"];
-  const defs: [string, string, (port: number) => string[]][] = [
-    ["app", "custom server (server/app.ts)", () => [...tsx, "server/app.ts"]],
-    ["lean", "lean server (server/lean.ts)", () => [...tsx, "server/lean.ts"]],
-    ["next", "next start", (port) => [path.resolve(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-p", String(port)]],
+  type Def = { id: string; label: string; args: (port: number) => string[]; env?: Record<string, string>; routes: [string, string, string, boolean][] };
+  const card: [string, string, string, boolean] = ["card", `GET ${CARD_PATH}`, CARD_PATH, true];
+  const defs: Def[] = [
+    {
+      id: "app", label: "custom server (server/app.ts as npm start runs it)", args: () => [...tsx, "server/app.ts"],
+      routes: [card, ["set_page", `GET ${SET_PAGE_PATH}`, SET_PAGE_PATH, true]],
+    },
+    // REQUEST_LOG=off is honoured in production only in a server the benchmark started (BENCH_ROUTES=1).
+    { id: "app_nolog", label: "custom server, REQUEST_LOG=off", args: () => [...tsx, "server/app.ts"], env: { REQUEST_LOG: "off" }, routes: [card] },
+    {
+      id: "next", label: "next start (Next's router, the app/v1 mount)", args: (port) => [path.resolve(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-p", String(port)],
+      // Next.js's own cost, for reference: a route handler answering constant JSON.
+      routes: [card, ["next_bare", "GET /api/bench (bare Next route, constant JSON)", "/api/bench", false]],
+    },
+    ...(process.env.BENCH_LEAN === "1" ? [{ id: "lean", label: "lean server (server/lean.ts)", args: () => [...tsx, "server/lean.ts"], routes: [card] }] : []),
   ];
   console.log(`\nHTTP under autocannon, 8 connections, ${keys.length} enterprise keys metered on Redis, response cache on (64 MB);`);
-  console.log(`${rounds} rounds of ${secs} s per figure after a warm-up, medians over the rounds`);
-  console.log(`(targets: lean card route ≥ 0.17 of bare node:http, p99 ≤ 10 ms; set page ≥ 0.5 of the card route; the custom server within a few % of lean)`);
+  console.log(`${rounds} rounds of ${secs} s per figure after a warm-up, medians over the rounds; latencies from each response's own duration`);
+  console.log(`(targets: the custom server's card route ≥ 0.17 of bare node:http, p99 ≤ 10 ms; set page of 250 ≥ 0.5 of the card route)`);
 
   const servers: Record<string, Server> = {};
   const pressureBefore = cpuPressure();
+  let finished = false;
   try {
     servers.bare = await serve(PORT, ["-e", BARE], {}, "/");
-    for (const [i, [id, , args]] of defs.entries()) servers[id] = await serve(PORT + 1 + i, args(PORT + 1 + i), env, "/v1/health");
+    for (const [i, d] of defs.entries()) servers[d.id] = await serve(PORT + 1 + i, d.args(PORT + 1 + i), { ...env, ...d.env }, "/v1/health");
+    // The set page must be what it says: 250 cards.
+    const page = await fetch(servers.app!.base + SET_PAGE_PATH, { headers: { "x-api-key": keys[0]! } });
+    const pageBody = (await page.json()) as { data?: unknown[] };
+    if (page.status !== 200 || pageBody.data?.length !== 250) throw new Error(`${SET_PAGE_PATH}: ${page.status}, ${pageBody.data?.length} cards`);
     type Item = { server: string; route: string; path: string; keyed: boolean };
-    const items: Item[][] = defs.map(([id]) => [
-      ...HTTP_ROUTES.map(([rid, , p]) => ({ server: id, route: rid, path: p, keyed: true })),
-      // Next.js's own cost, for reference: a route handler answering constant JSON.
-      ...(id === "next" ? [{ server: id, route: "next_bare", path: "/api/bench", keyed: false }] : []),
-    ]);
+    const items: Item[][] = defs.map((d) => d.routes.map(([rid, , p, keyed]) => ({ server: d.id, route: rid, path: p, keyed })));
     // JIT, connection pools and prepared statements warm up under load before anything counts.
     await load(servers.bare.base, "/", [], servers.bare.pgid, 2);
     for (const it of items.flat()) await load(servers[it.server]!.base, it.path, it.keyed ? keys : [], servers[it.server]!.pgid, 3);
@@ -314,35 +380,53 @@ async function benchHttp(url: string) {
     const bare = summary(runs.get("bare")!);
     const get = (k: string) => summary(runs.get(k)!);
     const row = (name: string, l: ReturnType<typeof summary>, extra = "") =>
-      console.log(`  ${name.padEnd(50)} ${l.rps.toFixed(0).padStart(6)} req/s  p50 ${String(l.p50).padStart(3)} ms  p99 ${String(l.p99).padStart(3)} ms  ${(l.rps / bare.rps).toFixed(3).padStart(6)} of bare  ${l.cpu_us_per_request.toFixed(0).padStart(5)} µs CPU/req${extra}`);
+      console.log(`  ${name.padEnd(52)} ${l.rps.toFixed(0).padStart(6)} req/s  p50 ${l.p50.toFixed(2).padStart(6)} ms  p99 ${l.p99.toFixed(2).padStart(6)} ms  ${(l.rps / bare.rps).toFixed(3).padStart(6)} of bare  ${l.cpu_us_per_request.toFixed(0).padStart(5)} µs CPU/req${extra}`);
     console.log("");
     row("bare node:http (constant JSON)", bare, `  (rounds: ${bare.rounds.map((l) => l.rps.toFixed(0)).join(", ")} req/s)`);
     const out: Record<string, unknown> = {};
-    for (const [id, label] of defs) {
-      console.log(`  ${label}`);
-      const card = get(`${id}/card`);
-      const entry: Record<string, unknown> = { label };
-      for (const [rid, name] of HTTP_ROUTES) {
-        const l = get(`${id}/${rid}`);
-        row(`    ${name}`, l, rid === "set_page" ? `  (${(l.rps / card.rps).toFixed(2)} of its card route)` : "");
+    for (const d of defs) {
+      console.log(`  ${d.label}`);
+      const entry: Record<string, unknown> = { label: d.label };
+      for (const [rid, name] of d.routes) {
+        const l = get(`${d.id}/${rid}`);
+        let extra = "";
+        if (rid === "set_page") extra = `  (${(l.rps / get(`${d.id}/card`).rps).toFixed(2)} of its card route)`;
+        if (d.id === "app_nolog") {
+          const on = get("app/card");
+          extra = `  (the log adds p50 ${(on.p50 - l.p50).toFixed(2)} ms, ${(on.cpu_us_per_request - l.cpu_us_per_request).toFixed(0)} µs CPU/req)`;
+        }
+        row(`    ${name}`, l, extra);
         entry[rid] = { ...l, ratio_to_bare: l.rps / bare.rps };
       }
-      if (runs.has(`${id}/next_bare`)) {
-        const l = get(`${id}/next_bare`);
-        row("    GET /api/bench (bare Next route, constant JSON)", l);
-        entry.next_bare = { ...l, ratio_to_bare: l.rps / bare.rps };
-      }
-      entry.set_page_to_card = get(`${id}/set_page`).rps / card.rps;
-      out[id] = entry;
+      out[d.id] = entry;
     }
-    const appToLean = { card: get("app/card").rps / get("lean/card").rps, set_page: get("app/set_page").rps / get("lean/set_page").rps };
-    console.log(`\n  custom server / lean: card ${appToLean.card.toFixed(2)}, set page ${appToLean.set_page.toFixed(2)}`);
+    const app = get("app/card");
+    const setPage = get("app/set_page");
+    const nolog = get("app_nolog/card");
+    const nextCard = get("next/card");
+    const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
+    const targets = {
+      card_to_bare: app.rps / bare.rps, card_p99_ms: app.p99, set_page_to_card: setPage.rps / app.rps,
+      next_card_to_bare: nextCard.rps / bare.rps, app_to_next_card: app.rps / nextCard.rps,
+      request_log_added_p50_ms: app.p50 - nolog.p50, request_log_added_cpu_us: app.cpu_us_per_request - nolog.cpu_us_per_request,
+    };
+    console.log(`\n  custom server's card route: ${targets.card_to_bare.toFixed(3)} of bare node:http (target ≥ 0.17: ${verdict(targets.card_to_bare >= 0.17)}), p99 ${app.p99.toFixed(2)} ms (target ≤ 10 ms: ${verdict(app.p99 <= 10)})`);
+    console.log(`  set page of 250: ${targets.set_page_to_card.toFixed(2)} of the card route (target ≥ 0.5: ${verdict(targets.set_page_to_card >= 0.5)})`);
+    console.log(`  next start's card route: ${targets.next_card_to_bare.toFixed(3)} of bare; the custom server serves ${targets.app_to_next_card.toFixed(2)}× next start's req/s`);
+    console.log(`  request log on the path: p50 ${app.p50.toFixed(2)} ms on, ${nolog.p50.toFixed(2)} ms off (+${targets.request_log_added_p50_ms.toFixed(2)} ms); CPU ${targets.request_log_added_cpu_us.toFixed(0)} µs a request`);
     const pressure = { before: pressureBefore, after: cpuPressure() };
     if (pressure.before !== undefined) console.log(`  other work on this machine: CPU pressure (some, avg60) ${pressure.before} % in the minute before the servers started; load average ${loadavg()[0]!.toFixed(1)} at the end`);
-    results.http = { app_dir: APP_DIR, connections: 8, seconds: secs, rounds, keys: keys.length, response_cache_mb: 64, bare, servers: out, app_to_lean: appToLean, cpu_pressure_avg60: pressure };
+    results.http = { app_dir: APP_DIR, connections: 8, seconds: secs, rounds, keys: keys.length, response_cache_mb: 64, card_path: CARD_PATH, set_page_path: SET_PAGE_PATH, bare, servers: out, targets, cpu_pressure_avg60: pressure };
+    finished = true;
   } finally {
     for (const s of Object.values(servers)) await s.stop();
   }
+  if (!finished) return;
+  const log = await requestLogBytes();
+  (results.http as Record<string, unknown>).request_log = log;
+  console.log(`\nThe request log in the bench database after the run: ${log.rows} rows`);
+  console.log(`  table and indexes ${(log.total_bytes / 1e6).toFixed(1)} MB = ${log.total_per_row.toFixed(1)} bytes per row`);
+  console.log(`  table alone ${(log.table_bytes / 1e6).toFixed(1)} MB = ${log.table_per_row.toFixed(1)} bytes per row (heap ${log.heap_per_row.toFixed(1)}), indexes ${log.indexes_per_row.toFixed(1)} bytes per row`);
 }
 
 /**
