@@ -124,6 +124,7 @@ async function applyFeeds(dir: string, p: Progress, opts: RefreshPricesOptions):
     if (result.observations) await (opts.paced ? analyzePricesPaced(db) : vacuumAnalyze(["price_series", "price_months", "price_docs"]));
     await recordSuccess(db, "refresh-prices", { files: result.files.filter((f) => !f.skipped).length, observations: result.observations, rejected: result.files.reduce((n, f) => n + f.rejected, 0) });
     if (result.products_changed) await bumpCatalogVersion(db);
+    await import("@/lib/collection/alerts").then((m) => m.afterPriceRefresh()).catch((e) => console.error("[price-alerts]", e)); // collectors' price alerts (issue 14)
     return result;
   } catch (err) {
     // The files committed before the failure stay applied: their quotes must not wait for the next run.
