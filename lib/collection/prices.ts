@@ -59,7 +59,8 @@ export async function dailyPoints(series: SeriesRead[], window: Window, now = Da
   const days = dayRange(from, to, 7);
   const out = new Map<number, { date: string; amount: number }[]>();
   for (const s of unique) {
-    out.set(s.id, historyPoints(pairs.get(s.id) ?? [], { from, to, interval: "day", source: s.source, lastAsOf: s.last_as_of, now, days }));
+    // Carried to today: a card's value is its last index until a newer one (as "value today" is).
+    out.set(s.id, historyPoints(pairs.get(s.id) ?? [], { from, to, interval: "day", source: s.source, lastAsOf: to, now, days }));
   }
   return out;
 }
