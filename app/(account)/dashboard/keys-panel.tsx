@@ -96,12 +96,12 @@ export function KeysPanel({ keys, origin, now }: { keys: KeyRow[]; origin: strin
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id} data-key-id={k.id}>
-                  <td>{k.name}</td>
-                  <td><code className="prefix">{k.prefix}</code></td>
-                  <td className="nowrap" data-col="created">{day(k.createdAt)}</td>
-                  <td className="nowrap" data-col="last-used" title={k.lastUsedAt ?? undefined}>{ago(k.lastUsedAt, now)}</td>
-                  <td className="nowrap" data-col="expires"><Expiry at={k.expiresAt} now={now} /></td>
-                  <td className="num" data-col="requests">
+                  <td data-label="Name" className="key-name">{k.name}</td>
+                  <td data-label="Key"><code className="prefix">{k.prefix}</code></td>
+                  <td className="nowrap" data-col="created" data-label="Created">{day(k.createdAt)}</td>
+                  <td className="nowrap" data-col="last-used" data-label="Last used" title={k.lastUsedAt ?? undefined}>{ago(k.lastUsedAt, now)}</td>
+                  <td className="nowrap" data-col="expires" data-label="Expires"><Expiry at={k.expiresAt} now={now} /></td>
+                  <td className="num" data-col="requests" data-label="Requests, 30 d">
                     <a href={`/dashboard/requests?key=${encodeURIComponent(k.id)}`} title="Its requests in the log">{k.requests30d.toLocaleString("en-US")}</a>
                   </td>
                   <td className="row-actions">

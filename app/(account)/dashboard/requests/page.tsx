@@ -113,7 +113,7 @@ export default async function RequestsPage({ searchParams }: Props) {
         <label>
           Time
           <select name="since" defaultValue={timeChoice === "custom" ? "" : timeChoice}>
-            <option value="">{timeChoice === "custom" ? "From / to below" : "Last 30 days (all)"}</option>
+            <option value="">{timeChoice === "custom" ? "From / to below" : "Any time"}</option>
             {Object.entries(SINCE_LABEL).map(([v, l]) => <option key={v} value={v}>{l}</option>)}
           </select>
         </label>

@@ -1,12 +1,22 @@
 "use client";
 
-import { useEffect, useRef, useState, useTransition } from "react";
+import { QueryClient, QueryClientProvider, useInfiniteQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { n, when, type RequestRow } from "../format";
 import { RouteText } from "../route-label";
 import { loadRequests } from "./actions";
 
-// The request log's rows: the first page from the server, more after the cursor on request; a
-// row opens its details (every field, the request id to copy, a curl line to repeat the call).
+// The request log's rows: the first page from the server, more after the cursor on request
+// (TanStack Query's infinite query over the loadRequests action); a row opens its details
+// (every field, the request id to copy, a curl line to repeat the call).
+
+// The first page is the server's and never refetched: each server render (new filters, a
+// reload) is a new query, keyed by its filters and time.
+const client = new QueryClient({
+  defaultOptions: { queries: { retry: false, staleTime: Infinity, refetchOnWindowFocus: false, refetchOnMount: false, refetchOnReconnect: false } },
+});
+
+type LogPage = { rows: RequestRow[]; next: string | null };
 
 type Props = {
   initial: RequestRow[]; next: string | null; filters: Record<string, string>; at: number; origin: string;
@@ -91,27 +101,39 @@ function Details({ row, origin, onClose }: { row: RequestRow; origin: string; on
   );
 }
 
-export function RequestsTable({ initial, next: firstNext, filters, at, origin, searched, filtered }: Props) {
-  const [rows, setRows] = useState(initial);
-  const [next, setNext] = useState(firstNext);
-  const [error, setError] = useState<string | null>(null);
-  const [open, setOpen] = useState<RequestRow | null>(null);
-  const [pending, start] = useTransition();
+export function RequestsTable(props: Props) {
+  return (
+    <QueryClientProvider client={client}>
+      <Log {...props} />
+    </QueryClientProvider>
+  );
+}
 
-  function more() {
-    if (!next) return;
-    setError(null);
-    start(async () => {
-      const page = await loadRequests(filters, next, at);
-      if (!page.ok) return setError(page.error);
-      // A row already shown (a call logged between two pages) is not shown twice.
-      setRows((old) => {
-        const seen = new Set(old.map((r) => r.request_id + r.at));
-        return [...old, ...page.rows.filter((r) => !seen.has(r.request_id + r.at))];
-      });
-      setNext(page.next);
-    });
-  }
+function Log({ initial, next: firstNext, filters, at, origin, searched, filtered }: Props) {
+  const [open, setOpen] = useState<RequestRow | null>(null);
+  const log = useInfiniteQuery({
+    queryKey: ["requests", filters, at],
+    queryFn: async ({ pageParam }): Promise<LogPage> => {
+      const page = await loadRequests(filters, pageParam, at);
+      if (!page.ok) throw new Error(page.error);
+      return { rows: page.rows, next: page.next };
+    },
+    initialPageParam: "",
+    getNextPageParam: (last: LogPage) => last.next ?? undefined,
+    initialData: { pages: [{ rows: initial, next: firstNext }], pageParams: [""] },
+  });
+  // A row already shown (a call logged between two pages) is not shown twice.
+  const seen = new Set<string>();
+  const rows = log.data.pages.flatMap((p) => p.rows).filter((r) => {
+    const k = r.request_id + r.at;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const next = log.hasNextPage;
+  const pending = log.isFetchingNextPage;
+  const error = log.isFetchNextPageError ? log.error?.message ?? "The next page could not be read." : null;
+  const more = () => void log.fetchNextPage();
 
   if (rows.length === 0) {
     return (

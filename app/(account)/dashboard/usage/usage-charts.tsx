@@ -38,11 +38,25 @@ function label(granularity: "hour" | "day") {
   };
 }
 
+// Statuses keep their class's colour (2xx green, 3xx slate, 4xx amber, 5xx red), a shade per code.
+const STATUS_SHADES: Record<string, string[]> = {
+  "2": ["#1f8a3f", "#5cb878", "#0f5c28"], "3": ["#5b6270", "#8c95a3"], "4": ["#c98a00", "#e0b040", "#8a5d00", "#f0d080"], "5": ["#a8261d", "#d6372b", "#e8847c"],
+};
+function statusColor(group: string, nth: Map<string, number>): string {
+  const shades = STATUS_SHADES[group[0] ?? ""] ?? [PALETTE[TOP]!];
+  const i = nth.get(group[0] ?? "") ?? 0;
+  nth.set(group[0] ?? "", i + 1);
+  return shades[i % shades.length]!;
+}
+
 /** The biggest groups by name; the rest summed as one. */
 function slices(a: Analytics): { shown: Slice[]; slot: Map<string, string> } {
   const ranked = [...a.groups].sort((x, y) => y.credits - x.credits || y.requests - x.requests || x.label.localeCompare(y.label));
   const keep = ranked.length > TOP + 1 ? ranked.slice(0, TOP) : ranked;
-  const shown: Slice[] = keep.map((g, i) => ({ key: `g${i}`, label: g.label || g.group || "—", color: PALETTE[i % PALETTE.length]! }));
+  const nth = new Map<string, number>();
+  const shown: Slice[] = keep.map((g, i) => ({
+    key: `g${i}`, label: g.label || g.group || "—", color: a.group_by === "status" ? statusColor(g.group, nth) : PALETTE[i % PALETTE.length]!,
+  }));
   const slot = new Map(keep.map((g, i) => [g.group, `g${i}`]));
   if (ranked.length > keep.length) shown.push({ key: "other", label: `${ranked.length - keep.length} others`, color: PALETTE[TOP]! });
   return { shown, slot };
