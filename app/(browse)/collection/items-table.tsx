@@ -55,7 +55,7 @@ export function ItemsTable({ items }: { items: Row[] }) {
           <thead>
             <tr>
               <th>Card</th><th className="opt">Condition</th><th className="opt">Printing</th><th className="opt">Language</th>
-              <th>Quantity</th><th className="num opt">Paid each</th><th className="num">Index each</th><th className="num">Value</th><th className="num">Gain</th>
+              <th>Quantity</th><th className="num opt">Paid each</th><th className="num opt-phone">Index each</th><th className="num">Value</th><th className="num">Gain</th>
               <th><span className="visually-hidden">Remove</span></th>
             </tr>
           </thead>
@@ -78,7 +78,7 @@ export function ItemsTable({ items }: { items: Row[] }) {
                   </form>
                 </td>
                 <td className="num opt">{money(it.pricePaid, it.currency)}</td>
-                <td className="num">{eur(it.unitEur)}{it.unitEur != null && it.headline && <span className="cell-sub" title="The card's index: none for this language and printing"> card</span>}</td>
+                <td className="num opt-phone">{eur(it.unitEur)}{it.unitEur != null && it.headline && <span className="cell-sub" title="The card's index: none for this language and printing"> card</span>}</td>
                 <td className="num">{eur(it.value)}</td>
                 <td className={`num ${it.gain == null ? "" : it.gain >= 0 ? "up" : "down"}`}>{signed(it.gain)}</td>
                 <td>
