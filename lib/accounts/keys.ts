@@ -1,5 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
+import { flushSettles } from "@/lib/meter/settle-queue";
+import { flushRequestLog } from "@/lib/usage/log";
 import { requestsPerKey } from "@/lib/usage/queries/read";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "./ids";
 import { insertKey, revokeKey, selectByKeyHash, selectKeys, touchKey } from "./queries/accounts";
@@ -81,6 +83,9 @@ export async function createKey(accountId: string, name: string, tx?: Parameters
 
 /** The account's live keys (expired ones included, marked so), each with its calls of the last 30 days. */
 export async function listKeys(accountId: string, now = Date.now()): Promise<(KeyRecord & { requests30d: number })[]> {
+  // This instance's latest calls counted: the owner sees the call they just made.
+  await flushSettles(accountId);
+  await flushRequestLog(false);
   const [keys, counts] = await Promise.all([selectKeys(accountId), requestsPerKey(accountId, new Date(now - 30 * 86_400_000).toISOString())]);
   return keys.map((k) => ({ ...k, requests30d: counts.get(k.id) ?? 0 }));
 }

@@ -332,7 +332,7 @@ describe("operator routes", () => {
     const { body } = await operator("GET", `/${acct.id}`);
     expect(body.data.account_id).toBe(acct.id);
     expect(body.data.keys).toHaveLength(1);
-    expect(Object.keys(body.data.keys[0]).sort()).toEqual(["created_at", "id", "last_used_at", "name", "prefix"]);
+    expect(Object.keys(body.data.keys[0]).sort()).toEqual(["created_at", "expired", "expires_at", "id", "last_used_at", "name", "prefix", "requests_30d"]);
     expect(acct.key.startsWith(body.data.keys[0].prefix.replace(/…$/, ""))).toBe(true);
     expect(JSON.stringify(body)).not.toContain(acct.key);
   });

@@ -158,11 +158,13 @@ describe("keys: expiry, last use and per-key counts", () => {
     const past = await as(acc.key, "POST", "/v1/keys", { body: { expires_at: new Date(Date.now() - 1000).toISOString() } });
     expect(past.status).toBe(400);
     expect(expectEnvelope(past.res, past.body).code).toBe("INVALID_PARAMETER");
-    const at = new Date(Date.now() + 1500).toISOString();
+    // Long enough for a loaded machine to use it first; the key cache (5 s) must not outlive it.
+    const at = new Date(Date.now() + 3000).toISOString();
     const made = await as(acc.key, "POST", "/v1/keys", { body: { name: "short", expires_at: at } });
     expect(made.status).toBe(201);
     expect(made.body.data).toMatchObject({ expires_at: at, expired: false });
     expect((await as(made.body.data.secret, "GET", "/v1/cards/base1-4")).status).toBe(200);
+    expect(Date.now()).toBeLessThan(Date.parse(at));
     await sleep(Date.parse(at) - Date.now() + 50);
     const late = await as(made.body.data.secret, "GET", "/v1/cards/base1-4");
     expect(late.status).toBe(401);
