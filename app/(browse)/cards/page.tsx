@@ -2,60 +2,118 @@ import Link from "next/link";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { listCards } from "@/lib/catalog/cards/list";
-import { DEMO_LABEL, demoIndexed, demoPreparing, preparingText } from "./demo";
+import { listSeries } from "@/lib/catalog/lists";
+import { CardGrid, CardTable, type CardRow } from "./card-views";
+import { demoIndexed, demoPreparing, DEMO_LABEL, preparingText } from "./demo";
+import { composeQuery, FILTERS, LANGUAGES, RARITIES, REGIONS, sortOf, SORTS, TYPES, type FilterParam } from "./query";
+import { SearchBox } from "./search-box";
 
-// Search the catalogue with the API's own q language; prices are the composite index in EUR.
-// Catalogue order is the API's set-card order within each set: (number_sort, number, id), so
-// 2 follows 1 and 10 follows 9, never 1, 10, 100, 101, 11 as text.
+// Search the catalogue with the API's own q language (listCards, as GET /v1/cards answers);
+// prices are the composite index in EUR. The filters are a plain GET form: the server writes
+// them into q, shows that q, and lists its cards as faces or as a table (?view=table).
+// Catalogue order is the API's set-card order: (set, number_sort, number, id), so 2 follows 1
+// and 10 follows 9, never 1, 10, 100, 101, 11 as text.
 
-const ORDERS = { catalogue: "set,number", price: "-index_eur" } as const;
-
-export const metadata: Metadata = { title: "Cards · PokéPrice" };
+export const metadata: Metadata = {
+  title: "Search cards · PokéPrice",
+  description: "Search 39,000 Pokémon cards in every language the catalogue prints, filter by set, series, region, rarity and type, and sort by price.",
+};
 export const dynamic = "force-dynamic";
 
-type Row = { id: string; name: string; number: string; rarity: string | null; set: { id: string; name: string }; index_eur?: number | null };
+type Params = Record<string, string | undefined>;
 
-const eur = (v: number | null | undefined) => (v == null ? "–" : v.toLocaleString("en", { style: "currency", currency: "EUR" }));
+const PAGE = 48;
 
-export default async function CardsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function CardsPage({ searchParams }: { searchParams: Promise<Params> }) {
   const sp = await searchParams;
-  const q = sp.q?.trim() || undefined;
+  const typed = sp.q?.trim() || undefined;
+  const filters = Object.fromEntries(FILTERS.map(({ param }) => [param, sp[param]?.trim() || undefined])) as Record<FilterParam, string | undefined>;
+  const q = composeQuery(typed, filters) || undefined;
+  const sort = sortOf(sp.sort);
+  const view = sp.view === "table" ? "table" : "grid";
+  const onlyPriced = sp.priced === "1" || SORTS[sort].priced;
   const preparing = demoPreparing();
-  const price = sp.sort === "price";
-  let rows: Row[] = [];
+
+  // The URL of this search with some parameters changed (undefined drops one).
+  const here = (change: Params) => {
+    const u = new URLSearchParams();
+    const all: Params = { q: typed, ...filters, priced: sp.priced === "1" ? "1" : undefined, sort: sort === "catalogue" ? undefined : sort, view: view === "table" ? "table" : undefined, ...change };
+    for (const [k, v] of Object.entries(all)) if (v) u.set(k, v);
+    const s = u.toString();
+    return s ? `/cards?${s}` : "/cards";
+  };
+
+  let rows: CardRow[] = [];
   let demo = new Set<string>();
   let next: string | undefined;
   let error: string | undefined;
+  const [series] = await Promise.all([
+    listSeries({ limit: 50, orderBy: "name" }, () => "").then((r) => r.body.data).catch(() => []),
+  ]);
   try {
-    const link = (p: Record<string, string | number | undefined>) => {
-      const u = new URLSearchParams();
-      if (q) u.set("q", q);
-      if (sp.sort) u.set("sort", sp.sort);
-      if (p.cursor) u.set("cursor", String(p.cursor));
-      return `/cards?${u}`;
-    };
-    const orderBy = price ? ORDERS.price : ORDERS.catalogue;
-    const { body } = await listCards({ q, limit: 50, include: "index", cursor: sp.cursor, orderBy, priced: price }, link);
-    rows = body.data as unknown as Row[];
+    const { body } = await listCards(
+      { q, limit: PAGE, include: "index", cursor: sp.cursor, orderBy: SORTS[sort].orderBy, priced: onlyPriced },
+      (p) => here({ cursor: p.cursor ? String(p.cursor) : undefined }),
+    );
+    rows = body.data as unknown as CardRow[];
     next = body.links.next;
     demo = await demoIndexed(rows.filter((r) => r.index_eur != null).map((r) => r.id));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     error = err.message;
   }
+  const apiHref = `/v1/cards?${new URLSearchParams({ ...(q ? { q } : {}), include: "index", orderBy: SORTS[sort].orderBy })}`;
+  const empty = preparing && onlyPriced ? "No card has an index yet." : "No card matches.";
   return (
     <>
       <h1>Cards</h1>
-      <p className="sub">Search 39,000 cards with the API&apos;s <code>q</code> language. Prices are the composite index in EUR.</p>
-      <form className="search" action="/cards" role="search">
-        <input name="q" defaultValue={q} placeholder='name:charizard set.region:JP' aria-label="Search cards" />
-        <select name="sort" defaultValue={sp.sort ?? ""} aria-label="Sort">
-          <option value="">Catalogue order</option>
-          <option value="price">Highest price first</option>
-        </select>
-        <button type="submit">Search</button>
+      <p className="sub">Search 39,000 cards in every language the catalogue prints. Prices are the composite index in EUR.</p>
+      <form className="search" action="/cards" role="search" aria-label="Cards">
+        <div className="search-row">
+          <SearchBox defaultValue={typed} placeholder="Pikachu, ピカチュウ, name:charizard set.region:JP" />
+          <button type="submit">Search</button>
+        </div>
+        <fieldset className="filters">
+          <legend className="visually-hidden">Filters</legend>
+          <label>Set code<input name="set" defaultValue={filters.set} placeholder="sv3pt5, base1, MEW" autoComplete="off" /></label>
+          <label>Series
+            <select name="series" defaultValue={filters.series ?? ""}>
+              <option value="">Any</option>
+              {series.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+            </select>
+          </label>
+          <label>Region
+            <select name="region" defaultValue={filters.region ?? ""}>
+              <option value="">Any</option>
+              {REGIONS.map((r) => <option key={r} value={r}>{r}</option>)}
+            </select>
+          </label>
+          <label>Language
+            <select name="lang" defaultValue={filters.lang ?? ""}>
+              <option value="">Any</option>
+              {LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
+            </select>
+          </label>
+          <label>Rarity<input name="rarity" defaultValue={filters.rarity} list="rarities" autoComplete="off" placeholder="Rare Holo" /></label>
+          <datalist id="rarities">{RARITIES.map((r) => <option key={r} value={r} />)}</datalist>
+          <label>Type
+            <select name="type" defaultValue={filters.type ?? ""}>
+              <option value="">Any</option>
+              {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            </select>
+          </label>
+          <label>Sort
+            <select name="sort" defaultValue={sort}>
+              {Object.entries(SORTS).map(([k, s]) => <option key={k} value={k}>{s.label}</option>)}
+            </select>
+          </label>
+          <label className="check"><input type="checkbox" name="priced" value="1" defaultChecked={sp.priced === "1"} /> Has prices</label>
+          {view === "table" && <input type="hidden" name="view" value="table" />}
+        </fieldset>
       </form>
-      <p className="search-hint">Try <code>name:pikachu</code>, <code>set.code:sv3pt5 rarity:&quot;special illustration rare&quot;</code> or <code>hp:[200 TO *] types:fire</code>.</p>
+      <p className="q-shown" data-testid="q-shown">
+        {q ? <>q = <code>{q}</code></> : <>No filter: every card.</>} <a href={apiHref} className="muted">same in the API</a>
+      </p>
       {error && <p className="error-note" role="alert">{error}</p>}
       {preparing && (
         <p className="preparing-note" role="status" data-testid="prices-preparing">
@@ -63,27 +121,17 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
         </p>
       )}
       {!error && (
-        <table className="cards">
-          <thead>
-            <tr><th>Card</th><th className="opt">Set</th><th className="opt">No.</th><th className="opt">Rarity</th><th className="num">Index</th></tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td><Link href={`/cards/${encodeURIComponent(r.id)}`}>{r.name}</Link></td>
-                <td className="opt">{r.set.name}</td>
-                <td className="opt">{r.number}</td>
-                <td className="opt">{r.rarity ?? "–"}</td>
-                <td className="num">
-                  {r.index_eur == null && preparing
-                    ? <span className="muted">being prepared</span>
-                    : <>{eur(r.index_eur)}{demo.has(r.id) && <> <span className="demo-tag">{DEMO_LABEL}</span></>}</>}
-                </td>
-              </tr>
-            ))}
-            {!rows.length && <tr><td colSpan={5} className="muted">{preparing && price ? "No card has an index yet." : "No card matches."}</td></tr>}
-          </tbody>
-        </table>
+        <>
+          <nav className="view-toggle" aria-label="View">
+            <Link href={here({ view: undefined, cursor: undefined })} aria-current={view === "grid" ? "page" : undefined}>Grid</Link>
+            <Link href={here({ view: "table", cursor: undefined })} aria-current={view === "table" ? "page" : undefined}>Table</Link>
+          </nav>
+          {!rows.length
+            ? <p className="muted">{empty}</p>
+            : view === "grid"
+              ? <CardGrid rows={rows} demo={demo} pending={!!preparing} eagerFirst={4} />
+              : <CardTable rows={rows} demo={demo} pending={!!preparing} />}
+        </>
       )}
       {demo.size > 0 && <p className="demo-note">Figures marked {DEMO_LABEL} come from the service&apos;s demo market, not from real observations.</p>}
       {next && <p className="pager"><Link href={next}>Next page →</Link></p>}
