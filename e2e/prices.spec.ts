@@ -45,7 +45,7 @@ test("search a card, open it, read its index chart and quotes", async ({ page })
 });
 
 test("highest price first lists priced cards only, the dearest first", async ({ page }) => {
-  await page.goto("/cards?q=set.code:base1&sort=price");
+  await page.goto("/cards?q=set.code:base1&sort=price&view=table");
   const cells = page.locator("table.cards tbody tr td.num");
   await expect(cells.first()).toContainText("€");
   const values = (await cells.allTextContents()).map((t) => Number(t.replace(/[^0-9.]/g, "")));
@@ -59,14 +59,14 @@ test("a query that does not parse is explained, not a crash", async ({ page }) =
 });
 
 test("catalogue order sorts numbers as numbers: 1, 2, … 10, 11, never 1, 10, 100, 11", async ({ page }) => {
-  await page.goto("/cards?q=set.code:base1");
+  await page.goto("/cards?q=set.code:base1&view=table");
   const numbers = (await page.locator("table.cards tbody tr td:nth-child(3)").allTextContents()).map(Number);
   expect(numbers.slice(0, 12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   expect([...numbers].sort((a, b) => a - b)).toEqual(numbers);
 });
 
 test("every demo figure says (demo data): the list, the index facts, the chart's title, legend and tooltip", async ({ page }) => {
-  await page.goto("/cards?q=set.code:base1&sort=price");
+  await page.goto("/cards?q=set.code:base1&sort=price&view=table");
   const row = (id: string) => page.locator("table.cards tbody tr", { has: page.locator(`a[href="/cards/${id}"]`) });
   await expect(row(DEMO_CARD).locator("td.num")).toContainText(/€[\d.,]+ \(demo data\)/);
   // A figure from a feed that is not demo data carries no such label.
