@@ -37,12 +37,16 @@ type Input = { query: Record<string, unknown>; params: Record<string, unknown>; 
 type Body = { body?: unknown; upload?: Upload };
 const NO_BODY: Body = Object.freeze({});
 
-export async function runRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Promise<Response> {
-  return toResponse(await answerRoute(spec, req, rawParams));
+export async function runRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>, as?: Principal): Promise<Response> {
+  return toResponse(await answerRoute(spec, req, rawParams, as));
 }
 
-/** runRoute's answer before it is a Response: what the app's servers write to the socket. */
-export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>): Promise<Answer> {
+/**
+ * runRoute's answer before it is a Response: what the app's servers write to the socket. `as`
+ * replaces step 3 for a caller the app has already authenticated otherwise (the dashboard's
+ * signed-in owner); every other step runs as for a key.
+ */
+export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, rawParams: Record<string, unknown>, as?: Principal): Promise<Answer> {
   const started = performance.now();
   const reqId = requestId(req);
   let lease: Lease | undefined;
@@ -52,7 +56,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     // Operator routes must not exist for anyone without the token: checked before validation.
     if (spec.auth === "admin") principal = await authenticate(req, "admin");
     const input = parseInput(spec, req, rawParams);
-    if (spec.auth !== "admin") principal = await authenticate(req, spec.auth);
+    if (spec.auth !== "admin") principal = as ?? (await authenticate(req, spec.auth));
     const warnings = pagingWarnings(input.paging, principal);
     const cost = spec.auth === "key" ? spec.cost.credits({ query: input.query, params: input.params }) : 0;
     const feature = gatePlan(spec, principal, cost);
@@ -72,7 +76,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
   } catch (err) {
     const error = toApiError(err, reqId);
     const meter = error instanceof MeterRefusal ? refusalHeaders(error) : lease ? (await settleMeter(lease, error.status)) : {};
-    logRefusal(spec, req, principal, { method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
+    logRefusal(spec, req, as ?? principal, { method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
     // Every refused answer of a keyed route says it cost nothing, also before the meter ran.
     return withHeaders(errorAnswer(error, reqId), principal, spec.auth === "key" ? { "x-credits-cost": "0", ...meter } : meter);
   }

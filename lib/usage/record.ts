@@ -33,7 +33,7 @@ export function logAnswer(c: Call): void {
   if (c.principal.kind !== "account") return;
   const p = c.pending;
   const entry: Entry = {
-    accountId: c.principal.account.id, at: Date.now(), keyId: c.principal.keyId, method: c.method,
+    accountId: c.principal.account.id, at: Date.now(), keyId: c.principal.keyId || null, method: c.method,
     route: `/v1${c.path}`, status: c.status, errorCode: c.errorCode,
     credits: p?.credits ?? 0, refunded: p?.refunded ?? false, cardsAdded: p?.cardsAdded ?? 0,
     latency: Math.max(0, Math.round(((c.ended ?? performance.now()) - c.started) * 10)), requestId: c.requestId,
