@@ -58,7 +58,7 @@ export default async function CollectionPage({ searchParams }: { searchParams: P
         <div className="fact">
           <div className="k">Gain / loss{tag}</div>
           <div className={`v ${t.gain >= 0 ? "up" : "down"}`} data-testid="collection-gain">
-            {t.compared ? <>{signed(t.gain)}{t.gainPct != null && <span className="unit"> {t.gainPct > 0 ? "+" : ""}{t.gainPct.toFixed(1)} %</span>}</> : "–"}
+            {t.compared ? <><span className="signed">{signed(t.gain)}</span>{t.gainPct != null && <> <span className="unit">{t.gainPct > 0 ? "+" : ""}{t.gainPct.toFixed(1)} %</span></>}</> : "–"}
           </div>
         </div>
       </div>
