@@ -22,11 +22,19 @@ const state = (): State => (slot.__requestLog ??= { rows: [], lastPurge: 0 });
  * Outside production a benchmark may switch the log off to measure its cost on the path; in
  * production only a server the benchmark started (BENCH_ROUTES=1, bench/run.ts) honours it.
  */
-const disabled = () => process.env.REQUEST_LOG === "off" && (process.env.NODE_ENV !== "production" || process.env.BENCH_ROUTES === "1");
+// Read once a second, not per call: every process.env read crosses into C++ (about a microsecond).
+let switchedOff = { at: -Infinity, off: false };
+function disabled(now: number): boolean {
+  if (now - switchedOff.at > 1_000) {
+    const env = process.env;
+    switchedOff = { at: now, off: env.REQUEST_LOG === "off" && (env.NODE_ENV !== "production" || env.BENCH_ROUTES === "1") };
+  }
+  return switchedOff.off;
+}
 
 /** Adds a call's row; `settled: false` while its meter settle has not answered yet. */
 export function logCall(e: Entry): void {
-  if (disabled()) return;
+  if (disabled(e.at)) return;
   const s = state();
   s.rows.push(e);
   if (s.rows.length >= MAX_ROWS) void flushRequestLog(false);
