@@ -36,9 +36,10 @@ test("search a card, open it, read its index chart and quotes", async ({ page })
   await expect(page).toHaveURL(new RegExp(`/cards/${CARD}`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Machamp");
   await expect(page.getByTestId("price-chart")).toBeVisible();
-  await expect(page.getByTestId("price-chart").locator("path.recharts-curve")).toHaveCount(1);
-  await expect(page.getByRole("table")).toContainText("TREND");
-  await expect(page.getByRole("table")).toContainText("€29.00");
+  // The composite index and one line per source (here Cardmarket alone).
+  await expect(page.getByTestId("price-chart").locator("path.recharts-curve")).toHaveCount(2);
+  await expect(page.locator("table.quotes.raw")).toContainText("Trend price");
+  await expect(page.locator("table.quotes.raw")).toContainText("€29.00");
   await page.getByRole("link", { name: "7d" }).click();
   await expect(page).toHaveURL(/window=7d/);
   await expect(page.getByRole("link", { name: "7d" })).toHaveAttribute("aria-current", "page");
@@ -80,12 +81,15 @@ test("every demo figure says (demo data): the list, the index facts, the chart's
   const chart = page.getByTestId("price-chart");
   await expect(chart).toHaveAttribute("aria-label", /Composite index \(demo data\) in EUR/);
   await expect(page.getByTestId("price-chart-title")).toContainText("Composite index (demo data)");
-  await expect(page.locator("table.quotes")).toContainText("Cardmarket (demo data)");
+  await expect(page.locator("table.quotes.raw")).toContainText("Cardmarket (demo data)");
+  // The card page shows the card's face first: the chart is below the fold.
+  await chart.scrollIntoViewIfNeeded();
   const box = (await chart.locator(".recharts-surface").boundingBox())!;
   await page.mouse.move(box.x + box.width - 12, box.y + box.height / 2);
   await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("(demo data)");
 
   await page.goto(`/cards/${CARD}`);
   await expect(page.getByTestId("price-chart-title")).toHaveText(/Composite index, EUR/);
-  await expect(page.locator(".facts")).not.toContainText("demo");
+  await expect(page.locator(".index-section .facts")).not.toContainText("demo");
+  await expect(page.locator(".explorer .facts")).not.toContainText("demo");
 });

@@ -1,26 +1,35 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
-import type { Account } from "@/lib/accounts/types";
 import { ApiError } from "@/lib/api/errors";
 import { getCard } from "@/lib/catalog/cards/get";
-import { stats, WINDOWS, type Window } from "@/lib/prices/history";
-import { getCardPrices, headlineHistory } from "@/lib/prices/service";
+import { listCards } from "@/lib/catalog/cards/list";
+import { languageLabel, printingLabel, regionLabel } from "@/lib/prices/labels";
+import { getCardPrices } from "@/lib/prices/service";
 import { DEMO_LABEL, demoIndexed, demoPreparing, isDemoProvenance, preparingText } from "../demo";
-import { PriceChart } from "./price-chart";
+import { chartData, eurOf, FULL_VIEW, indexAgreement, parseRange } from "./explorer-data";
+import { PriceExplorer } from "./price-explorer";
+import { IndexSection, QuoteSections } from "./price-sections";
+import "../../explorer.css";
 
-// One card for collectors: its composite index over time and the current English, ungraded
-// quotes (what a free trial key sees; graded and other-language rows come with a paid plan).
+// One card for collectors: its face, its catalogue data and other printings, the composite
+// index with the sources behind it, the history of the index and of each source (range links
+// that work without JavaScript), and every current quote, raw per printing and graded.
 
 export const dynamic = "force-dynamic";
 
-const BROWSER_VIEW = { plan: "trial" } as Account;
-const eur = (v: number | null | undefined) => (v == null ? "–" : v.toLocaleString("en", { style: "currency", currency: "EUR" }));
-const money = (v: number, currency: string) => v.toLocaleString("en", { style: "currency", currency });
+type CardData = {
+  id: string; name: string; number: string; printed_total: number | null; rarity: string | null; release_date: string | null;
+  languages: string[]; supertype: string | null; hp: number | null; types: string[];
+  set: { id: string; name: string; print_region: string | null; series?: { id: string; name: string } };
+  artist: { slug: string | null; name: string } | string | null;
+  translations?: Record<string, { name: string }>;
+  images?: { size: string; url: string; origin: string; width: number | null }[];
+};
 
 async function load(id: string) {
   try {
-    return (await getCard(id, { include: "index" })).body.data as Record<string, any>;
+    return (await getCard(id, { include: "index,images,translations,artist" })).body.data as unknown as CardData;
   } catch (err) {
     if (err instanceof ApiError && err.code === "CARD_NOT_FOUND") notFound();
     throw err;
@@ -29,79 +38,111 @@ async function load(id: string) {
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const card = await load(decodeURIComponent((await params).id));
-  return { title: `${card.name} (${card.set.name} ${card.number}) · PokéPrice` };
+  const where = `${card.set.name} ${card.number}${card.printed_total ? `/${card.printed_total}` : ""}`;
+  return {
+    title: `${card.name} (${where}) price · PokéPrice`,
+    description: `${card.name}, ${where}${card.rarity ? `, ${card.rarity}` : ""}: composite price index in EUR, price history per source, raw and graded prices.`,
+  };
+}
+
+/** Other printings the catalogue relates: the same name by the same artist in other sets or numbers. */
+async function otherPrintings(card: CardData, artistName: string | null) {
+  if (!artistName) return [];
+  const quote = (s: string) => `"${s.replace(/["\\]/g, " ").trim()}"`;
+  try {
+    const { body } = await listCards({ q: `name:${quote(card.name)} artist:${quote(artistName)}`, limit: 60, orderBy: "release_date" }, () => "");
+    return (body.data as unknown as CardData[]).filter((r) => r.id !== card.id && r.name === card.name);
+  } catch (err) {
+    if (err instanceof ApiError) return [];
+    throw err;
+  }
 }
 
 export default async function CardPage({ params, searchParams }: {
-  params: Promise<{ id: string }>; searchParams: Promise<{ window?: string }>;
+  params: Promise<{ id: string }>; searchParams: Promise<{ window?: string; printing?: string }>;
 }) {
   const id = decodeURIComponent((await params).id);
   const sp = await searchParams;
-  const window: Window = (WINDOWS as readonly string[]).includes(sp.window ?? "") ? (sp.window as Window) : "1y";
+  const range = parseRange(sp.window);
   const card = await load(id);
-  const [{ body: prices }, history, demoIndex] = await Promise.all([
-    getCardPrices(card.id, {}, BROWSER_VIEW), headlineHistory(card.id, window), demoIndexed([card.id]),
+  const artist = typeof card.artist === "string" ? { slug: null, name: card.artist } : card.artist;
+  const [{ body: prices }, demoIndex, printings] = await Promise.all([
+    getCardPrices(card.id, {}, FULL_VIEW), demoIndexed([card.id]), otherPrintings(card, artist?.name ?? null),
   ]);
-  const s = stats(history.points);
   const index = prices.data.index;
-  // The index figures and the chart are the headline index; the quotes carry their own labels.
+  const quotes = prices.data.quotes;
+  const quotePrintings = [...new Set(quotes.filter((q) => q.printing && q.source !== "INDEX").map((q) => q.printing!))];
+  const chosen = sp.printing && quotePrintings.includes(sp.printing) ? sp.printing : null;
+  const [chart, agreement, eurs] = await Promise.all([
+    chartData("card", card.id, card.set.print_region, range, chosen), indexAgreement(index, quotes), eurOf(quotes),
+  ]);
+  const printing = chart.printing;
   const indexDemo = demoIndex.has(card.id);
-  const demo = indexDemo || prices.data.quotes.some((q) => isDemoProvenance(q.provenance));
-  const tag = indexDemo ? ` ${DEMO_LABEL}` : "";
-  // The first start's demo prices are still being generated: what is missing is coming, not absent.
+  const demo = indexDemo || quotes.some((q) => isDemoProvenance(q.provenance));
   const preparing = demoPreparing();
   const pending = preparing ? "being prepared" : "–";
-  const fig = (v: number | null | undefined) => (v == null ? pending : eur(v));
+  const basePath = `/cards/${encodeURIComponent(card.id)}`;
+  const large = card.images?.find((i) => i.size === "LARGE");
+  const stored = !!large && large.width !== null;
+  const upstreamScan = large && large.origin === "upstream" && !stored ? large.url : null;
+  const names = card.translations ?? {};
   return (
-    <>
-      <p className="sub"><Link href="/cards">Cards</Link> / {card.set.name}</p>
-      <h1>{card.name}</h1>
-      <p className="sub">{card.set.name} · {card.number}{card.printed_total ? `/${card.printed_total}` : ""} · {card.rarity ?? "No rarity printed"} · <code>{card.id}</code></p>
-
-      {preparing && <p className="preparing-note" role="status" data-testid="prices-preparing">{preparingText(preparing)}: this server generates a year of demo prices on its first start. Reload in a few minutes.</p>}
-      <div className="facts">
-        <div className="fact"><div className="k">Composite index{tag}</div><div className="v">{fig(index?.eur)}</div></div>
-        <div className="fact"><div className="k">Sources agreeing</div><div className="v">{index?.sample_n ?? pending}</div></div>
-        <div className="fact"><div className="k">Low / high ({window}){tag}</div><div className="v">{s.low == null && s.high == null && preparing ? pending : `${eur(s.low)} / ${eur(s.high)}`}</div></div>
-        <div className="fact">
-          <div className="k">Change ({window}){tag}</div>
-          <div className={`v ${(s.change_pct ?? 0) >= 0 ? "up" : "down"}`}>{s.change_pct == null ? pending : `${s.change_pct > 0 ? "+" : ""}${s.change_pct.toFixed(1)} %`}</div>
+    <div className="explorer-page">
+      <p className="sub crumbs"><Link href="/cards">Cards</Link> / <Link href={`/sets/${encodeURIComponent(card.set.id)}`}>{card.set.name}</Link></p>
+      <div className="card-head">
+        <figure className="card-image">
+          {/* The app's own image route: the stored scan, or a face rendered on first request. */}
+          <img src={`/images/cards/${encodeURIComponent(card.id)}/front-large.webp`} width={734} height={1024}
+            alt={`${card.name}, ${card.set.name} ${card.number}: the card's front`} fetchPriority="high" data-testid="card-image" />
+          <figcaption className="muted">
+            {stored ? (large!.origin === "rendered" ? "A rendered face: no scan of this card is stored yet." : "Scan of the card's front.")
+              : "A rendered face until the scan is stored."}
+            {upstreamScan && <> <a href={upstreamScan} rel="noreferrer">Official scan</a></>}
+          </figcaption>
+        </figure>
+        <div className="card-data">
+          <h1>{card.name}</h1>
+          <dl className="card-facts">
+            <dt>Set</dt><dd><Link href={`/sets/${encodeURIComponent(card.set.id)}`} data-testid="set-link">{card.set.name}</Link>{card.set.print_region && <span className="muted"> ({regionLabel(card.set.print_region)})</span>}</dd>
+            <dt>Number</dt><dd>{card.number}{card.printed_total ? `/${card.printed_total}` : ""}</dd>
+            <dt>Rarity</dt><dd>{card.rarity ?? "No rarity printed"}</dd>
+            <dt>Artist</dt><dd>{artist?.slug ? <Link href={`/artists/${encodeURIComponent(artist.slug)}`} data-testid="artist-link">{artist.name}</Link> : artist?.name ?? "Not credited"}</dd>
+            {card.release_date && <><dt>Released</dt><dd>{card.release_date}</dd></>}
+            <dt>Languages</dt>
+            <dd data-testid="languages">
+              <ul className="inline-list">
+                {card.languages.map((l) => <li key={l} lang={l}>{languageLabel(l)}{names[l]?.name && names[l]!.name !== card.name ? `: ${names[l]!.name}` : ""}</li>)}
+              </ul>
+            </dd>
+            <dt>Card id</dt><dd><code>{card.id}</code></dd>
+          </dl>
+          <section aria-labelledby="printings-heading" data-testid="printings">
+            <h2 id="printings-heading">Other printings</h2>
+            {printings.length
+              ? <ul className="printings">{printings.map((p) => (
+                  <li key={p.id}><Link href={`/cards/${encodeURIComponent(p.id)}`}>{p.set.name} {p.number}</Link>{p.release_date && <span className="muted"> ({p.release_date.slice(0, 4)})</span>}</li>
+                ))}</ul>
+              : <p className="muted">The catalogue relates no other printing of this card.</p>}
+            <p className="muted small">Printings are the cards of the same name by the same artist; the catalogue does not link
+              Western and Asian prints of a card.</p>
+          </section>
         </div>
       </div>
 
-      <nav className="windows" aria-label="Window">
-        {WINDOWS.map((w) => (
-          <Link key={w} href={`/cards/${encodeURIComponent(card.id)}?window=${w}`} aria-current={w === window ? "page" : undefined}>{w}</Link>
-        ))}
-      </nav>
-      {preparing && !history.points.length
-        ? <p className="muted">{preparingText(preparing)}.</p>
-        : <PriceChart points={history.points.map(([date, v]) => ({ date, eur: v }))} demo={indexDemo} />}
+      {preparing && <p className="preparing-note" role="status" data-testid="prices-preparing">{preparingText(preparing)}: this server generates a year of demo prices on its first start. Reload in a few minutes.</p>}
+      <IndexSection index={index} agreement={agreement} indexDemo={indexDemo} pending={pending} />
 
-      <h2>Current quotes</h2>
-      <table className="quotes">
-        <thead>
-          <tr><th>Source</th><th>Variant</th><th className="opt">Printing</th><th className="opt">As of</th><th className="num">Price</th></tr>
-        </thead>
-        <tbody>
-          {prices.data.quotes.map((q, i) => (
-            <tr key={i}>
-              <td>{q.provenance}</td>
-              <td>{q.variant}</td>
-              <td className="opt">{q.printing ?? "–"}</td>
-              <td className="opt">{q.as_of}</td>
-              <td className="num">{money(q.amount, q.currency)}</td>
-            </tr>
+      {quotePrintings.length > 1 && (
+        <nav className="windows printing-switch" aria-label="Printing shown in the chart">
+          {quotePrintings.map((p) => (
+            <Link key={p} href={`${basePath}?window=${range}&printing=${p}`} aria-current={p === printing ? "page" : undefined}>{printingLabel(p)}</Link>
           ))}
-          {!prices.data.quotes.length && (
-            <tr><td colSpan={5} className="muted">{preparing ? `${preparingText(preparing)}.` : "No observations for this card."}</td></tr>
-          )}
-        </tbody>
-      </table>
-      <p className="demo-note">
-        English, ungraded figures; third-party figures appear 24 hours after they were observed. Graded medians and other
-        languages come with a paid API plan.{demo ? " These figures are demo data generated by the service, not real observations." : ""}
-      </p>
-    </>
+        </nav>
+      )}
+      <PriceExplorer key={`${range}|${printing}`} initial={chart} basePath={basePath} pending={preparing ? preparingText(preparing) : undefined} />
+
+      <QuoteSections quotes={quotes} eurs={eurs} pending={preparing ? `${preparingText(preparing)}.` : undefined} />
+      {demo && <p className="demo-note">Figures marked {DEMO_LABEL} are demo data generated by the service, not real observations.</p>}
+    </div>
   );
 }
