@@ -47,10 +47,17 @@ export default async function ArtistPage({ params, searchParams }: {
   const phrase = `"${a.name.replace(/["\\]/g, " ").trim()}"`;
   let cards: Card[] = [];
   let next: string | undefined;
+  // Dearest first lists the priced cards (as the card search's price order does); none priced: newest first.
+  let priced = byPrice;
   try {
-    const { body } = await listCards({
-      q: `artist:${phrase}`, include: "index", limit: 48, cursor: sp.cursor, orderBy: byPrice ? "-index_eur,release_date" : "-release_date",
+    const page = (p: boolean) => listCards({
+      q: `artist:${phrase}`, include: "index", limit: 48, cursor: sp.cursor, orderBy: p ? "-index_eur,release_date" : "-release_date", priced: p,
     }, link);
+    let { body } = await page(priced);
+    if (priced && !body.data.length && !sp.cursor) {
+      priced = false;
+      ({ body } = await page(false));
+    }
     cards = body.data as unknown as Card[];
     next = body.links.next;
   } catch (err) {
@@ -67,6 +74,7 @@ export default async function ArtistPage({ params, searchParams }: {
         <Link href={`/artists/${encodeURIComponent(a.slug)}`} aria-current={byPrice ? "page" : undefined}>Dearest first</Link>
         <Link href={`/artists/${encodeURIComponent(a.slug)}?sort=release`} aria-current={byPrice ? undefined : "page"}>Newest first</Link>
       </nav>
+      <p className="muted small">{priced ? "Cards with a composite index, dearest first." : "Every card, newest first."}</p>
       <ul className="card-grid" data-testid="artist-cards">
         {cards.map((c, i) => (
           <li key={c.id}>

@@ -71,7 +71,7 @@ function Figure({ r }: { r: Row }) {
   return (
     <>
       <td className="num">{money(r.q.amount, r.q.currency)}</td>
-      <td className="num opt">{r.q.currency === "EUR" ? "" : r.eur == null ? "no rate" : `≈ ${eur(r.eur)}`}</td>
+      <td className="num">{r.q.currency === "EUR" ? "" : r.eur == null ? "no rate" : `≈ ${eur(r.eur)}`}</td>
     </>
   );
 }
@@ -96,7 +96,7 @@ export function QuoteSections({ quotes, eurs, pending }: { quotes: Quote[]; eurs
           <caption>Raw (ungraded), {printingLabel(p).toLowerCase()}</caption>
           <thead>
             <tr><th scope="col">Source</th><th scope="col">Figure</th><th scope="col" className="opt">Language</th><th scope="col" className="opt">Condition</th>
-              <th scope="col" className="num">Price</th><th scope="col" className="num opt">In EUR</th><th scope="col" className="opt">As of</th><th scope="col" className="num opt">Observations</th></tr>
+              <th scope="col" className="num">Price</th><th scope="col" className="num">In EUR</th><th scope="col" className="opt">As of</th><th scope="col" className="num opt">Observations</th></tr>
           </thead>
           <tbody>
             {raw.filter((r) => r.q.printing === p).map((r, i) => (
@@ -118,7 +118,7 @@ export function QuoteSections({ quotes, eurs, pending }: { quotes: Quote[]; eurs
           <caption>Graded, by grading company and grade</caption>
           <thead>
             <tr><th scope="col">Grade</th><th scope="col">Source</th><th scope="col" className="opt">Printing</th><th scope="col" className="opt">Language</th>
-              <th scope="col" className="num">Price</th><th scope="col" className="num opt">In EUR</th><th scope="col" className="opt">As of</th><th scope="col" className="num opt">Observations</th></tr>
+              <th scope="col" className="num">Price</th><th scope="col" className="num">In EUR</th><th scope="col" className="opt">As of</th><th scope="col" className="num opt">Observations</th></tr>
           </thead>
           <tbody>
             {graded.map((r, i) => (
