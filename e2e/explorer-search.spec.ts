@@ -15,6 +15,9 @@ const PRICED = Array.from({ length: 12 }, (_, i) => `${SET}-${i + 1}`);
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const SHOTS = "e2e/screenshots";
 
+// Long pages (a 48-face grid, every set) under axe take a while on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
 test.beforeAll(() => {
   for (const [offset, base] of [[-33, 10], [-12, 12], [-1, 15]] as const) {
     const dir = mkdtempSync(path.join(tmpdir(), "e2e-explorer-feeds-"));
@@ -108,8 +111,9 @@ test("grid and table: the toggle is in the URL; faces are the app's small images
   await expect(img).toHaveAttribute("height", "342");
   await expect.poll(() => grid.locator("img").first().evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
   await shoot(page, "grid");
+  await expect(page.getByRole("link", { name: "Table", exact: true })).toHaveAttribute("href", `/cards?set=${SET}&view=table`);
   await page.getByRole("link", { name: "Table", exact: true }).click();
-  await expect(page).toHaveURL(/view=table/);
+  await page.waitForURL(/view=table/, { timeout: 30_000 });
   await expect(page.locator("table.cards")).toBeVisible();
   await expect(page.getByRole("link", { name: "Table", exact: true })).toHaveAttribute("aria-current", "page");
   await shoot(page, "table");

@@ -25,7 +25,7 @@ export type FilterParam = (typeof FILTERS)[number]["param"];
 
 /** Sorts offered: the list's orderBy, and whether only priced cards take part. */
 export const SORTS = {
-  catalogue: { label: "Catalogue order (set, number)", orderBy: "set,number", priced: false },
+  catalogue: { label: "Catalogue order", orderBy: "set,number", priced: false },
   number: { label: "Number", orderBy: "number,set", priced: false },
   name: { label: "Name", orderBy: "name,set,number", priced: false },
   price: { label: "Highest price first", orderBy: "-index_eur", priced: true },

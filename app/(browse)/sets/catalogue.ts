@@ -70,5 +70,5 @@ export const regionLabel = (r: string | null) => ({ WEST: "International", JP: "
 export const fmtDate = (d: string | null) =>
   d ? new Date(`${d}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }) : "–";
 
-/** A set's badge: its printed code when it has one, else its own code. */
-export const badgeText = (s: { ptcgo_code: string | null; id: string }) => s.ptcgo_code ?? s.id;
+/** A set's badge: its printed code when it has one, else its own code without the upstream's prefix. */
+export const badgeText = (s: { ptcgo_code: string | null; id: string }) => s.ptcgo_code ?? s.id.replace(/^tcgdex-(asia-)?/i, "");
