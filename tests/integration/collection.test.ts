@@ -24,8 +24,10 @@ const NONE = "gym1-3"; // no price
 const WATCHED = "gym1-4";
 const HEADER = CSV_COLUMNS.join(",");
 const j = JSON.stringify;
-const line = (id: string, date: string, trend: number) => j({ product: `card:${id}`, date, language: "en", printing: "HOLOFOIL", trend });
 const tag = `${Date.now()}-${process.pid}`;
+// A provenance of this run's own: files are applied once by their content's hash.
+const line = (id: string, date: string, trend: number) =>
+  j({ product: `card:${id}`, date, language: "en", printing: "HOLOFOIL", trend, provenance: `Cardmarket (collection test ${tag})` });
 let round = 0;
 
 async function prices(lines: string[]): Promise<void> {
@@ -39,6 +41,9 @@ beforeAll(async () => {
   await query("delete from price_docs where product_id = any($1)", [ids]);
   await prices([line(A, day(-10), 10), line(B, day(-10), 100)]);
   await prices([line(A, day(-3), 12)]);
+  // Other files run refresh-index over the same database at the same time; one that read the
+  // figures before this file's last delivery could have written its older index over ours.
+  await refreshIndex(quiet());
 });
 
 const add = async (accountId: string, cardId: string, o: Partial<Record<string, string>> = {}) => {
