@@ -14,6 +14,10 @@ const NAV: Item[] = [
   { section: "cards", href: "/cards", label: "Cards" },
   { section: "sets", href: "/sets", label: "Sets" },
   { section: "series", href: "/series", label: "Series" },
+  { section: "movers", href: "/movers", label: "Movers" },
+  { section: "sealed", href: "/sealed", label: "Sealed" },
+  { section: "artists", href: "/artists", label: "Artists" },
+  { section: "collection", href: "/collection", label: "Collection" },
   // Plain links: the reference is a whole document of its own, not a prefetched page.
   { section: "docs", href: "/docs", label: "API reference", plain: true },
   { section: "openapi", href: "/v1/openapi.json", label: "OpenAPI", plain: true },

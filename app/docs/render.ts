@@ -133,7 +133,7 @@ export function documentHtml(view: ReferenceView, page: Page): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title}</title><meta name="description" content="${page.description}"><link rel="icon" href="/favicon.ico" sizes="16x16 32x32 48x48"><link rel="icon" href="/icon.svg" type="image/svg+xml">
 <style>${raw(page.css)}</style></head>
-<body><div class="site docs-page"><header class="site-header"><a class="brand" href="/">PokéPrice API</a><nav aria-label="Main"><a href="/cards">Cards</a><a aria-current="page" href="/docs">API reference</a><a href="/v1/openapi.json">OpenAPI</a><a href="/dashboard">Dashboard</a><a href="/sign-in">Sign in</a></nav></header>
+<body><div class="site docs-page"><header class="site-header"><a class="brand" href="/">PokéPrice API</a><nav aria-label="Main"><a href="/cards">Cards</a><a href="/sets">Sets</a><a href="/series">Series</a><a href="/movers">Movers</a><a href="/sealed">Sealed</a><a href="/artists">Artists</a><a href="/collection">Collection</a><a aria-current="page" href="/docs">API reference</a><a href="/v1/openapi.json">OpenAPI</a><a href="/dashboard">Dashboard</a><a href="/sign-in">Sign in</a></nav></header>
 ${reference(view)}</div></body></html>
 `.value;
 }

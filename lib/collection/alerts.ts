@@ -72,7 +72,7 @@ export async function checkWatchlist(now = Date.now()): Promise<{ sent: AlertSen
   return { sent, rearmed, checked };
 }
 
-/** Called once refresh-prices has applied its files (lib/prices/refresh.ts): never throws into the job. */
+/** Called once refresh-prices has applied its files and once refresh-index moved the index: never throws into the job. */
 export async function afterPriceRefresh(): Promise<void> {
   try {
     const r = await checkWatchlist();

@@ -191,6 +191,8 @@ async function indexAll(p: Progress, opts: RefreshIndexOptions): Promise<Refresh
     };
     await recordSuccess(db, "refresh-index", result);
     if (t.changed) await bumpCatalogVersion(db);
+    // Collectors' price alerts compare the index: checked once it moved (never throws).
+    if (t.changed) await (await import("@/lib/collection/alerts")).afterPriceRefresh();
     return result;
   } catch (err) {
     await recordFailure(db, "refresh-index", (err as Error).message, false);
