@@ -22,7 +22,9 @@ const PAGES: Record<string, string[]> = {
   sets: ["/sets"],
   series: ["/series", "/series/base", "/series/scarlet-violet"],
   card: ["/cards/base1-4", "/cards/sv3pt5-6"],
-  movers: ["/movers"],
+  movers: ["/movers", "/movers?window=30d&region=WEST"],
+  sealed: ["/sealed"],
+  artists: ["/artists", "/artists/ken-sugimori"],
 };
 const WORDS = ["pikachu", "charizard", "flabébé", "dracaufeu", "ピカチュウ", "mewtwo", "umbreon vmax"];
 
