@@ -194,7 +194,10 @@ async function load(base: string, path: string, keys: string[], pgid: number, se
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     const inst = autocannon({
       url: base, connections: 8, duration: seconds, pipelining: 1,
-      requests: keys.length ? keys.map((k) => ({ method: "GET", path, headers: { "x-api-key": k } })) : [{ method: "GET", path }],
+      // As HTTP clients ask by default (fetch, curl --compressed, browsers): a large answer goes out gzip-compressed.
+      requests: keys.length
+        ? keys.map((k) => ({ method: "GET", path, headers: { "x-api-key": k, "accept-encoding": "gzip" } }))
+        : [{ method: "GET", path, headers: { "accept-encoding": "gzip" } }],
     }, (err, res) => (err ? reject(err) : resolve(res)));
     inst.on("response", (_client: unknown, status: number, _bytes: number, duration: number) => {
       if (status < 300) times.push(duration);

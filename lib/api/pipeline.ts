@@ -5,6 +5,7 @@ import { ANONYMOUS, authenticate, presentedKey, type Principal } from "./auth";
 import { logAnswer, watchSettle, type Pending } from "@/lib/usage/record";
 import { readJson, readUpload } from "./body";
 import { ApiError } from "./errors";
+import { acceptsGzip, gzipEtag, gzipOf, GZIP_MIN_BYTES } from "./compress";
 import { etagOf, matchesIfNoneMatch } from "./etag";
 import { issueToError, PAGING_PARAMS } from "./params";
 import { env } from "@/lib/env";
@@ -296,9 +297,13 @@ function finish(spec: RouteSpec<any, any, any>, req: Request, reqId: string, ren
   if (spec.cache) headers["x-cache"] = r.hit ? "HIT" : "MISS";
   if (spec.cacheControl) headers["cache-control"] = spec.cacheControl;
   else if (!Object.hasOwn(headers, "cache-control")) headers["cache-control"] = "no-store";
+  // The compressed representation has a validator of its own; either one revalidates it.
+  const gzip = !r.file && r.body.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers.get("accept-encoding"));
+  if (!r.file && r.body.length >= GZIP_MIN_BYTES) headers.vary = "Accept-Encoding";
   if (r.etag) {
-    headers.etag = r.etag;
-    if (matchesIfNoneMatch(req.headers.get("if-none-match"), r.etag)) {
+    headers.etag = gzip ? gzipEtag(r.etag) : r.etag;
+    const inm = req.headers.get("if-none-match");
+    if (matchesIfNoneMatch(inm, r.etag) || (gzip && matchesIfNoneMatch(inm, headers.etag))) {
       void r.file?.stream.cancel();
       return { status: 304, headers, body: null };
     }
@@ -308,6 +313,10 @@ function finish(spec: RouteSpec<any, any, any>, req: Request, reqId: string, ren
     headers["content-length"] = String(r.file.size);
     headers["content-disposition"] = `attachment; filename="${r.file.filename}"`;
     return { status: 200, headers, body: r.file.stream };
+  }
+  if (gzip) {
+    headers["content-encoding"] = "gzip";
+    return jsonAnswer(gzipOf(r), r.status, headers);
   }
   return jsonAnswer(r.body, r.status, headers);
 }

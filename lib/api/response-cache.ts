@@ -11,6 +11,8 @@ export type Rendered = {
   body: Buffer; etag: string; status: number; headers?: Record<string, string>; cardIds?: string[]; hit?: boolean;
   /** What the answer cost when less than its reserved cost. */
   credits?: number;
+  /** A cached rendering's compressed body, made on first demand and shared with its copies (compress.ts). */
+  packed?: { gzip?: Buffer };
   /** A streamed file: never cached (a file route declares no cache policy). */
   file?: import("./route").FileAnswer;
 };
@@ -90,7 +92,10 @@ export async function cached(policy: CachePolicy, key: string, render: () => Pro
   const value = await render();
   // A render that raced an import belongs to the version it started under: keep it only
   // if no newer version was seen meanwhile.
-  if (s.version === version && value.status === 200) s.lru.set(key, value);
+  if (s.version === version && value.status === 200) {
+    value.packed = {};
+    s.lru.set(key, value);
+  }
   return value;
 }
 
