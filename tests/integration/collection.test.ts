@@ -210,9 +210,10 @@ describe("collection: price alerts", () => {
     expect(await mails(acct.id)).toHaveLength(1);
     expect((await watchView(acct.id))[0]).toMatchObject({ armed: true, priceEur: 55 });
 
+    // refresh-index checks the watchlist itself once the index moved (and so may another test
+    // file's refresh at the same time): whoever checks, the second crossing is mailed once.
     await prices([line(WATCHED, day(0), 65)]);
-    const r = await checkWatchlist();
-    expect(r.sent.filter((s) => s.accountId === acct.id)).toHaveLength(1);
+    await checkWatchlist();
     await checkWatchlist();
     expect(await mails(acct.id)).toHaveLength(2);
     // The below alert went back above 52 (re-armed) and has not crossed again.
