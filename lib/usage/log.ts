@@ -21,8 +21,8 @@ const state = (): State => (slot.__requestLog ??= { rows: [], lastPurge: 0 });
 /**
  * Outside production a benchmark may switch the log off to measure its cost on the path; in
  * production only a server the benchmark started (BENCH_ROUTES=1, bench/run.ts) honours it.
+ * Read once a second, not per call: every process.env read crosses into C++ (about a microsecond).
  */
-// Read once a second, not per call: every process.env read crosses into C++ (about a microsecond).
 let switchedOff = { at: -Infinity, off: false };
 function disabled(now: number): boolean {
   if (now - switchedOff.at > 1_000) {
