@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "./e2e/env";
-import { TEST_VISION_DIR } from "./tests/helpers/paths";
+import { TEST_STORAGE_DIR, TEST_VISION_DIR } from "./tests/helpers/paths";
 
 // End-to-end tests: the pages in Debian's Chromium, the API as a newcomer calls it.
 // Build first (`npx next build`). With E2E_BASE_URL set, the tests run against that server;
@@ -74,6 +74,8 @@ export default defineConfig({
           RATE_LIMIT_MAIL: "1000/3600",
           // The index the integration run built for the same catalogue: loaded, not rebuilt.
           VISION_INDEX_DIR: process.env.VISION_INDEX_DIR ?? TEST_VISION_DIR,
+          // The files behind the shared test database's image records (the integration run stores them there).
+          STORAGE_DIR: process.env.STORAGE_DIR ?? TEST_STORAGE_DIR,
           ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
         },
       },

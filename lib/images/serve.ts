@@ -34,12 +34,28 @@ export async function serveCardImage(req: Request, cardId: string, file: string)
     found = await storedImage(cardId, "FRONT", size);
     if (!found) return fail(req, "INTERNAL_ERROR", "The rendered image could not be stored.");
   }
-  const etag = `"${found.sha256}"`;
-  const headers = { "content-type": "image/webp", etag, "cache-control": "public, max-age=86400", "access-control-allow-origin": "*" };
-  if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
-  const obj = await (await storage()).get(found.storage_key);
-  if (!obj) return fail(req, "NOT_FOUND", "The image is recorded but its file is missing; the images job will store it again.");
-  return new Response(Readable.toWeb(obj.body) as ReadableStream, { headers: { ...headers, "content-length": String(obj.size) } });
+  const headersOf = (sha256: string) =>
+    ({ "content-type": "image/webp", etag: `"${sha256}"`, "cache-control": "public, max-age=86400", "access-control-allow-origin": "*" });
+  if (req.headers.get("if-none-match") === `"${found.sha256}"`) return new Response(null, { status: 304, headers: headersOf(found.sha256) });
+  let obj = await (await storage()).get(found.storage_key);
+  if (!obj) {
+    // The record outlived its file (a storage folder wiped or not shared with this instance): the
+    // face is drawn again rather than the card answering 404; the images job brings a scan back.
+    const card = await faceRow(cardId);
+    const rendered = card ? await renderOnce(req, card) : undefined;
+    if (rendered && !rendered.ok) return errorResponse(rendered.refusal, requestId(req));
+    const again = await storedImage(cardId, "FRONT", size);
+    obj = again ? await (await storage()).get(again.storage_key) : null;
+    if (!again || !obj) return fail(req, "NOT_FOUND", "The image is recorded but its file is missing; the images job will store it again.");
+    found = again;
+  }
+  return new Response(Readable.toWeb(obj.body) as ReadableStream, { headers: { ...headersOf(found.sha256), "content-length": String(obj.size) } });
+}
+
+async function hasFile(key: string): Promise<boolean> {
+  const obj = await (await storage()).get(key);
+  obj?.body.destroy();
+  return !!obj;
 }
 
 /** Joins the card's render under way, or starts one in this caller's name. */
@@ -58,7 +74,8 @@ async function renderOnce(req: Request, card: FaceRow): Promise<Render> {
 
 async function renderFor(req: Request, ip: string, card: FaceRow): Promise<Render> {
   // A request that looked just before the previous render stored the face finds it now, free.
-  if (await storedImage(card.id, "FRONT", "LARGE")) return { ok: true };
+  const stored = await storedImage(card.id, "FRONT", "LARGE");
+  if (stored && (await hasFile(stored.storage_key))) return { ok: true };
   const limit = await limitIp(req, "images");
   if (!limit.ok) return { ok: false, ip, refusal: limit.error };
   await storeCardFront(card.id, await renderFace(card, { width: SIZES.LARGE }), "rendered");

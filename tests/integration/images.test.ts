@@ -109,6 +109,20 @@ describe("rendered faces and the image route", () => {
   });
 });
 
+describe("a record whose file is gone", () => {
+  it("draws the face again and serves it, rather than a 404 for a card that exists", async () => {
+    const [card] = await query<{ id: string }>(`select c.id from cards c where c.deleted_at is null
+      and not exists (select 1 from images i where i.owner_id = c.id and i.owner_kind = 'card') order by c.id desc limit 1`);
+    expect((await image(card!.id, "large")).status).toBe(200);
+    const [row] = await query<{ storage_key: string }>("select storage_key from images where owner_id = $1 and size = 'LARGE'", [card!.id]);
+    const { storage } = await import("@/lib/storage");
+    await (await storage()).remove(row!.storage_key);
+    const again = await image(card!.id, "large");
+    expect(again.status).toBe(200);
+    expect((await sharp(Buffer.from(await again.arrayBuffer())).metadata()).format).toBe("webp");
+  });
+});
+
 describe("renders on request: limited per address, one per card", () => {
   const from = (ip: string, id: string, size = "small") =>
     serveCardImage(new Request(`http://t/images/cards/${id}/front-${size}.webp`, { headers: { [CLIENT_IP_HEADER]: ip } }), id, `front-${size}.webp`);
