@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { shoot as shootBoth } from "./helpers/screens";
 import { signUpConfirmed, uniqueEmail } from "./helpers/account";
 
 // The owner's billing page against the local Stripe fake (STRIPE_FAKE=1 in playwright.config.ts,
@@ -11,26 +12,9 @@ import { signUpConfirmed, uniqueEmail } from "./helpers/account";
 // http://localhost:PORT), so the session's cookie must belong to that host, not 127.0.0.1.
 test.use({ baseURL: process.env.E2E_BASE_URL ?? "http://localhost:3210" });
 
-const SHOTS = "e2e/screenshots";
 const DATE = String.raw`\d{1,2} [A-Z][a-z]{2} \d{4}`;
 
-async function shoot(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/billing-${name}.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/billing-${name}-phone.png`, fullPage: true });
-  // The page never scrolls sideways at phone width (a wide table scrolls inside its own box).
-  const wide = await page.evaluate(() => {
-    const limit = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= limit) return [];
-    return [...document.querySelectorAll("body *")]
-      .filter((el) => el.getBoundingClientRect().right > limit + 0.5)
-      .slice(0, 10)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} to ${Math.round(el.getBoundingClientRect().right)} px`);
-  });
-  expect(wide, `billing-${name} at 390 px: the page is wider than the screen`).toEqual([]);
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootBoth(page, `billing-${name}`);
 
 test("the owner subscribes through Checkout, upgrades, schedules a downgrade, cancels and keeps the subscription", async ({ page, request, context }) => {
   test.setTimeout(120_000);

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { shoot as shootBoth } from "./helpers/screens";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,7 +17,6 @@ const THIN_CARD = "base1-16"; // Zapdos: one Cardmarket figure from two sellers
 const FALLER = "base1-10"; // Mewtwo
 const SEALED = "base-set-base-set-theme-deck-blackout-revised-base-set-repr-136401";
 const ARTIST = "mitsuhiro-arita";
-const SHOTS = "e2e/screenshots";
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const write = (dir: string, source: string, name: string, lines: unknown[]) => {
@@ -84,14 +84,7 @@ test.beforeAll(() => {
   }
 });
 
-async function shoot(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/explorer-${name}.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: `${SHOTS}/explorer-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootBoth(page, `explorer-${name}`, { sideways: false });
 
 test("card page: face, linked set and artist, printings, index provenance, a line per source, readable labels", async ({ page }) => {
   await page.goto(`/cards/${CARD}`);

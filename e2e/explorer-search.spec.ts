@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { shoot as shootBoth } from "./helpers/screens";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,7 +14,6 @@ import { expectAccessible } from "./helpers/axe";
 const SET = "base2";
 const PRICED = Array.from({ length: 12 }, (_, i) => `${SET}-${i + 1}`);
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const SHOTS = "e2e/screenshots";
 
 // Long pages (a 48-face grid, every set) under axe take a while on a busy machine.
 test.describe.configure({ timeout: 180_000 });
@@ -32,17 +32,7 @@ test.beforeAll(() => {
   }
 });
 
-/** Desktop and 390 px screenshots; the phone one must not scroll sideways. */
-async function shoot(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/explorer-${name}.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: `${SHOTS}/explorer-${name}-phone.png`, fullPage: true });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootBoth(page, `explorer-${name}`);
 
 const euros = (texts: string[]) => texts.map((t) => Number(t.replace(/\(demo data\)/, "").replace(/[^0-9.]/g, "")));
 

@@ -1,9 +1,7 @@
 import { cache } from "react";
-import { selectAccountByAuthUser } from "@/lib/accounts/queries/accounts";
 import type { Account } from "@/lib/accounts/types";
 import { readBounded } from "@/lib/api/body";
 import { ApiError } from "@/lib/api/errors";
-import { getAuth } from "@/lib/auth";
 import { signedIn } from "@/app/(account)/server";
 
 // The collection belongs to the dashboard account of the session (never to an API key). Pages
@@ -15,29 +13,7 @@ export const sessionAccount = cache(async (): Promise<Account | null> => (await 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
 
-/**
- * A cookie-authenticated write must come from this site's own pages: Sec-Fetch-Site says
- * same-origin, or (a browser without it) the Origin header names this host. A cross-site form
- * or script is refused before the session is even read.
- */
-export function sameOrigin(req: Request): boolean {
-  const site = req.headers.get("sec-fetch-site");
-  if (site) return site === "same-origin";
-  const origin = req.headers.get("origin");
-  const host = req.headers.get("host");
-  if (!origin || !host) return false;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
-/** The account of the request's session, or undefined. */
-export async function requestAccount(req: Request): Promise<Account | undefined> {
-  const session = await (await getAuth()).api.getSession({ headers: req.headers });
-  return session ? await selectAccountByAuthUser(session.user.id) : undefined;
-}
+export { requestAccount, sameOrigin } from "@/lib/auth/request";
 
 export const FORBIDDEN = () => json(403, { error: { code: "FORBIDDEN", message: "This endpoint answers this site's own pages only." } });
 export const SIGNED_OUT = () => json(401, { error: { code: "SIGNED_OUT", message: "Sign in to keep a collection." } });

@@ -1,7 +1,6 @@
 import { runRoute } from "@/lib/api/pipeline";
 import type { RouteSpec } from "@/lib/api/route";
-import { selectAccountByAuthUser } from "@/lib/accounts/queries/accounts";
-import { getAuth } from "@/lib/auth";
+import { requestAccount, sameOrigin } from "@/lib/auth/request";
 
 // A keyed /v1 route called by the signed-in person from the dashboard, without an API key: the
 // session decides the account (nothing the browser sends names it). The call then runs through
@@ -16,24 +15,9 @@ import { getAuth } from "@/lib/auth";
 const json = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store" } });
 
-function sameOrigin(req: Request): boolean {
-  if (req.headers.get("x-dashboard-call") !== "1") return false;
-  const site = req.headers.get("sec-fetch-site");
-  if (site) return site === "same-origin";
-  const origin = req.headers.get("origin");
-  const host = req.headers.get("host");
-  if (!origin || !host) return false;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
 export async function callAsSignedIn(req: Request, spec: RouteSpec<any, any, any>): Promise<Response> {
-  if (!sameOrigin(req)) return json(403, "FORBIDDEN", "This endpoint answers the dashboard's own pages only.");
-  const session = await (await getAuth()).api.getSession({ headers: req.headers });
-  const account = session ? await selectAccountByAuthUser(session.user.id) : undefined;
+  if (req.headers.get("x-dashboard-call") !== "1" || !sameOrigin(req)) return json(403, "FORBIDDEN", "This endpoint answers the dashboard's own pages only.");
+  const account = await requestAccount(req);
   if (!account) return json(401, "SIGNED_OUT", "Your session has ended. Sign in again.");
   // keyId "": no key made the call (the request log stores none).
   return runRoute(spec, req, {}, { kind: "account", keyId: "", account });
