@@ -5,10 +5,10 @@ import { TEST_STORAGE_DIR, TEST_VISION_DIR } from "./tests/helpers/paths";
 // End-to-end tests: the pages in Debian's Chromium, the API as a newcomer calls it.
 // Build first (`npx next build`). With E2E_BASE_URL set, the tests run against that server;
 // otherwise Playwright starts (or reuses) the app's own server (server/app.ts, as `npm start`
-// runs it) on port 3210. Nothing is downloaded: the browser is the system's /usr/bin/chromium
+// runs it) on port 3210 (E2E_PORT for a second run on one machine). Nothing is downloaded: the browser is the system's /usr/bin/chromium
 // (override with CHROMIUM_PATH).
 
-const PORT = 3210;
+const PORT = Number(process.env.E2E_PORT ?? 3210);
 const external = process.env.E2E_BASE_URL;
 const baseURL = external ?? `http://127.0.0.1:${PORT}`;
 

@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import autocannon from "./autocannon";
 import { ensureDatabase } from "../tests/helpers/db";
 
 // Where the lean server's CPU goes under load: server/lean.ts under `node --cpu-prof`, the bench
 // database (`npm run bench import` first), 8 connections on one route with a pool of enterprise
 // keys metered on Redis, then the profile's self time summed by function and by file.
-//   npx tsx bench/profile-http.ts [/v1/cards/base1-4] [seconds] [--server server/app.ts]
+//   npx tsx bench/profile-http.ts [/v1/cards/base1-4] [seconds] [--server server/app.ts] [--gzip]
 //   npx tsx bench/profile-http.ts --summary file.cpuprofile     (only summarise a profile)
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
@@ -90,7 +90,9 @@ async function main(): Promise<void> {
     if (await fetch(`${base}/v1/health`).then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  const requests = keys.map((k) => ({ method: "GET" as const, path: route, headers: { "x-api-key": k } }));
+  // --gzip: ask for compressed answers, as `npm run bench http` (and most clients) do.
+  const gzip = args.includes("--gzip") ? { "accept-encoding": "gzip" } : {};
+  const requests = keys.map((k) => ({ method: "GET" as const, path: route, headers: { "x-api-key": k, ...gzip } }));
   await autocannon({ url: base, connections: 8, duration: 3, requests });
   const r = await autocannon({ url: base, connections: 8, duration: seconds, requests });
   console.log(`${route}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx`);

@@ -2,7 +2,7 @@ import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import autocannon from "./autocannon";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { ensureDatabase } from "../tests/helpers/db";
 
