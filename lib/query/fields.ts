@@ -9,6 +9,7 @@ export type FieldKind =
   | "keyword"   // a printed value, matched whole and case-insensitively
   | "array"     // one of several printed values (types, subtypes, languages)
   | "int" | "float_array" | "date"
+  | "price"     // the card's composite index in EUR (null until it has one)
   | "number"    // the printed collector number, with its own rules
   | "region";   // a print region from the reference vocabulary
 
@@ -32,6 +33,7 @@ export const FIELDS: Record<string, FieldDef> = {
   "set.region": { kind: "region" },
   "set.series": { kind: "keyword" },
   "set.name": { kind: "text" },
+  index_eur: { kind: "price", ranges: true },
 };
 
 const ALIASES: Record<string, string> = {
@@ -46,6 +48,8 @@ const ALIASES: Record<string, string> = {
   language: "languages",
   lang: "languages",
   dex: "national_pokedex_numbers",
+  price: "index_eur",
+  price_eur: "index_eur",
   national_dex_numbers: "national_pokedex_numbers",
   national_pokedex_number: "national_pokedex_numbers",
 };

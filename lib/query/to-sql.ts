@@ -15,6 +15,8 @@ import type { Node, Range, Term } from "./parser";
 //               whole and case-insensitive; * and ? are wildcards.
 //   types, subtypes, languages   one of the printed values, same rules.
 //   hp, national_pokedex_numbers, release_date, number   also ranges and >, >=, <, <=.
+//   index_eur (price)   the composite index in EUR, a number with up to 2 decimals: price:>=10,
+//               price:[5 TO 20], price:* (has an index); a card without an index matches no bound.
 
 /** Name patterns that match this many dictionary words or more are scanned, not expanded. */
 export const BROAD_PATTERN_TERMS = 300;
@@ -92,6 +94,7 @@ function term(t: Term): SQL {
     case "int": return comparison(t, sql`c.hp`, parseIntValue);
     case "float_array": return dexTerm(t);
     case "date": return dateTerm(t);
+    case "price": return comparison(t, sql`c.index_eur`, parsePrice);
     case "number": return numberTerm(t);
     case "region": return sql`c.print_region = ${vocabularyValue(t, asciiUpper(t.value), PRINT_REGIONS)}`;
   }
@@ -195,6 +198,12 @@ const parseFloatValue: Parsed<number> = (raw, t) => {
   return Number(raw);
 };
 
+/** A price in EUR: not negative, at most 2 decimals (cents), below a billion. */
+const parsePrice: Parsed<number> = (raw, t) => {
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(raw)) throw new QueryError(`Field '${t.field}' expects an amount in EUR such as 10 or 2.50, not '${raw}'.`, t.pos, raw);
+  return Number(raw);
+};
+
 const OPS = /^(>=|<=|>|<)(.+)$/;
 
 /** `hp:100`, `hp:>=100`, `hp:*` (has a value). */
@@ -218,6 +227,7 @@ function range(r: Range): SQL {
   switch (FIELDS[r.field]!.kind) {
     case "int": { const [lo, hi] = parse(parseIntValue); return bounds(r, sql`c.hp`, lo, hi); }
     case "number": { const [lo, hi] = parse(parseIntValue); return bounds(r, sql`c.number_sort`, lo, hi); }
+    case "price": { const [lo, hi] = parse(parsePrice); return bounds(r, sql`c.index_eur`, lo, hi); }
     case "float_array": {
       const [lo, hi] = parse(parseFloatValue);
       return sql`exists (select 1 from unnest(c.national_pokedex_numbers) d where ${bounds(r, sql`d`, lo, hi)})`;

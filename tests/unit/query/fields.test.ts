@@ -25,6 +25,9 @@ describe("resolveField", () => {
     ["lang", "languages"],
     ["language", "languages"],
     ["Name", "name"],
+    ["price", "index_eur"],
+    ["price_eur", "index_eur"],
+    ["indexEur", "index_eur"],
   ])("resolves %s to %s", (raw, canonical) => {
     expect(resolveField(raw)).toBe(canonical);
   });
@@ -39,7 +42,7 @@ describe("resolveField", () => {
 describe("FIELDS", () => {
   it("allows ranges exactly on the ordered fields", () => {
     const ranged = FIELD_NAMES.filter((f) => FIELDS[f]!.ranges).sort();
-    expect(ranged).toEqual(["hp", "national_pokedex_numbers", "number", "release_date"]);
+    expect(ranged).toEqual(["hp", "index_eur", "national_pokedex_numbers", "number", "release_date"]);
   });
 
   it("knows the fields SPEC.md names for q", () => {

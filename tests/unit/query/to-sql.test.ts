@@ -211,6 +211,17 @@ describe("compileCardQuery: field semantics", () => {
     expect(render("hp:[* TO *]").sql).toBe("c.hp is not null");
   });
 
+  it("compares the price (the composite index in EUR) with operators, ranges and '*'", () => {
+    expect(render("price:*").sql).toBe("c.index_eur is not null");
+    expect(render("price:>=10")).toEqual({ sql: "c.index_eur >= $1", params: [10] });
+    expect(render("index_eur:<2.5")).toEqual({ sql: "c.index_eur < $1", params: [2.5] });
+    expect(render("price:[5 TO 20.99]")).toEqual({ sql: "c.index_eur >= $1 and c.index_eur <= $2", params: [5, 20.99] });
+    expect(render("price:[5 TO *]")).toEqual({ sql: "c.index_eur >= $1", params: [5] });
+    expect(render("price:{* TO 1}")).toEqual({ sql: "c.index_eur < $1", params: [1] });
+    // A card without an index is kept by a negated bound, as -hp:100 keeps cards without HP.
+    expect(render("-price:>100").sql).toBe("not coalesce(c.index_eur > $1, false)");
+  });
+
   it("treats a partial date as a period", () => {
     expect(render("release_date:2020").params).toEqual(["2020-01-01", "2020-12-31"]);
     expect(render("release_date:2020-02").params).toEqual(["2020-02-01", "2020-02-29"]);
@@ -322,6 +333,12 @@ describe("compileCardQuery: value errors", () => {
     ["release_date:[2020 TO 2021-13]", 0, /YYYY/],
     ["release_date:20*", 0, /YYYY/],
     ["dex:abc", 0, /number/],
+    ["price:abc", 0, /amount in EUR/],
+    ["price:-5", 0, /amount in EUR/],
+    ["price:>1.999", 0, /amount in EUR/],
+    ["price:1e3", 0, /amount in EUR/],
+    ["price:1*", 0, /wildcards/],
+    ["pikachu price:[1 TO x]", 8, /amount in EUR/],
     ["dex:[1 TO x]", 0, /number/],
     ["dex:1.1234567", 0, /number/],
     ['name:"!!!"', 0, /letters or digits/],
