@@ -18,12 +18,14 @@ export const regionParam = z.enum(PRINT_REGIONS).optional().meta({ description: 
 
 const Q_HELP = "Lucene-style search: field:value, \"phrases\", * and ? wildcards, !exact, [a TO b] and {a TO b} ranges, " +
   ">= <= > <, -/NOT, AND/OR, parentheses. Fields: name, number, rarity, supertype, subtypes, types, hp, artist, " +
-  "national_pokedex_numbers, release_date, regulation_mark, languages, id, set.code, set.region, set.series, set.name. " +
+  "national_pokedex_numbers, release_date, regulation_mark, languages, id, set.code, set.region, set.series, set.name, " +
+  "index_eur (alias price: the composite index in EUR, e.g. price:>=10 or price:[5 TO 20]; price:* has an index; " +
+  "amounts take at most 2 decimals; a card without an index matches no bound). " +
   "A bare word searches names in every language. set.region takes WEST, JP, CN or KR, and languages one of " +
   `${CARD_LANGUAGES.join(", ")}; another value is 400 INVALID_PARAMETER naming the valid ones. ` +
   "A q that does not parse or names an unknown field is 400 INVALID_QUERY.";
 
-const PRICES_INCLUDE_INDEX = "include=prices includes the index: index_eur and last_price_at are present (null without an index) " +
+const PRICES_INCLUDE_INDEX = "include=prices includes the index: index_eur, last_price_at, change_7d_pct and change_30d_pct are present (null without an index) " +
   "and can be selected and sorted on, as with include=index.";
 
 const cardListShape = {
@@ -113,6 +115,10 @@ export const CardObject = z.object({
     .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none." }),
   last_price_at: ts.nullable().optional()
     .meta({ description: "Newest observation behind the index; with include=index or include=prices, null when the card has none." }),
+  change_7d_pct: z.number().nullable().optional()
+    .meta({ description: "The index's change in percent over 7 days, as GET /v1/prices/movers?window=7d computes it (refreshed with the index); with include=index or include=prices, null without an index point by the window's start. A sort key (orderBy=-change_7d_pct: nulls first)." }),
+  change_30d_pct: z.number().nullable().optional()
+    .meta({ description: "The same over 30 days (window=30d)." }),
   translations: z.record(z.string(), z.object({ name: z.string() })).optional().meta({ description: "include=translations" }),
   images: z.array(z.object({
     face: z.string(), size: z.enum(["SMALL", "NORMAL", "LARGE"]), url: z.string(),

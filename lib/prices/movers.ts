@@ -1,12 +1,12 @@
 import { ApiError } from "@/lib/api/errors";
 import { findSet } from "@/lib/catalog/sets";
-import type { Window } from "./history";
+import type { MoveWindow } from "./moves";
 import { selectMovers, type MoverRow } from "./queries/moves";
 
 // GET /v1/prices/movers: the products whose composite index rose and fell most over a window.
 // A floor on the price keeps cheap cards' noise (0.10 to 0.30 EUR is +200 %) out of the ranking.
 
-export type MoversInput = { window: Window; product: "card" | "sealed"; limit: number; min_eur: number; region?: string; set?: string };
+export type MoversInput = { window: MoveWindow; product: "card" | "sealed"; limit: number; min_eur: number; region?: string; set?: string };
 
 const present = (r: MoverRow) => ({
   id: r.product_id, name: r.name, number: r.number, rarity: r.rarity,

@@ -12,7 +12,7 @@ import { rebuildDocs } from "./docs";
 import { applyObservations, type Resolved } from "./store";
 import { movesOf, monthsNeeded } from "./moves";
 import { unpack } from "./pack";
-import { headlineSeries, monthRows, replaceMoves, type Headline as HeadlineSeries } from "./queries/moves";
+import { headlineSeries, monthRows, replaceMoves, setCardChanges, type Headline as HeadlineSeries } from "./queries/moves";
 
 // refresh-index: the composite INDEX of every card and sealed product from the newest figure
 // of each third-party series, written as INDEX series (one per locale and printing, plus the
@@ -57,6 +57,7 @@ export async function computeMoves(): Promise<number> {
   const heads = await headlineSeries();
   const moves = headlineMoves(heads, await monthRows(heads.map((h) => h.id), monthsOf(heads)));
   await replaceMoves(moves);
+  await setCardChanges();
   return moves.length;
 }
 
@@ -180,6 +181,7 @@ async function indexAll(p: Progress, opts: RefreshIndexOptions): Promise<Refresh
       }
       p.phase("moves");
       await replaceMoves(ranked, { paced: true });
+      await setCardChanges({ paced: true });
       moves = ranked.length;
       opts.share?.(0.98);
       p.phase("maintenance");

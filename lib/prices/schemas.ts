@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { REFERENCE } from "@/lib/catalog/reference";
 import { INTERVALS, WINDOWS } from "./history";
+import { MOVE_WINDOWS } from "./moves";
 import { SOURCE_CODES } from "./sources";
 
 // Request and response schemas of the price routes: they validate and they write the OpenAPI document.
@@ -9,6 +10,8 @@ export const sourceParam = z.enum(SOURCE_CODES).optional().meta({ description: "
 export const variantParam = z.enum(REFERENCE.price_variants).optional().meta({ description: "Keep one price variant." });
 export const localeParam = z.enum(REFERENCE.locales).optional().meta({ description: "Keep one printing language; rows that state none are excluded." });
 export const windowParam = z.enum(WINDOWS).default("30d").meta({ description: "7d, 30d, 90d or 1y, ending today." });
+export const moveWindowParam = z.enum(MOVE_WINDOWS).default("30d")
+  .meta({ description: "24h (the newest daily index against the day before's), 7d, 30d, 90d or 1y, ending today." });
 export const intervalParam = z.enum(INTERVALS).default("day").meta({ description: "One point per day, week (ISO, Monday) or month." });
 
 export const PricesQuery = z.strictObject({ source: sourceParam, variant: variantParam, locale: localeParam });

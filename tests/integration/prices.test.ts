@@ -3,7 +3,7 @@ import { storeRates } from "@/lib/prices/fx";
 import { refreshIndex } from "@/lib/prices/refresh-index";
 import { refreshPrices } from "@/lib/prices/refresh";
 import { keyHash } from "@/lib/prices/queries/recent";
-import { getJson } from "../helpers/api";
+import { getJson, walk } from "../helpers/api";
 import { makeAccount } from "../helpers/accounts";
 import { query } from "../helpers/db";
 import { day, feeds, quiet } from "../helpers/feeds";
@@ -202,5 +202,77 @@ describe("GET /v1/prices/movers", () => {
     const refused = await getJson("/v1/prices/movers", { "x-api-key": trial.key });
     expect(refused.res.status).toBe(403);
     expect(refused.body.error.code).toBe("PLAN_REQUIRED");
+  });
+});
+
+describe("24h movers, the cards' change sort keys and the price term of q", () => {
+  // Three daily runs: the index gains a point on day -9, -3 and -2 as it would in production.
+  const rise = "base1-8";
+  const fall = "base1-9";
+  let growth: Awaited<ReturnType<typeof makeAccount>>;
+
+  beforeAll(async () => {
+    await query("delete from price_series where product_id = any($1)", [[rise, fall]]);
+    await query("delete from price_docs where product_id = any($1)", [[rise, fall]]);
+    const line = (id: string, date: string, trend: number) => j({ product: `card:${id}`, date, language: "en", printing: "HOLOFOIL", trend });
+    const tag = Date.now();
+    for (const [i, [d, up, down]] of ([[-9, 10, 10], [-3, 11, 10], [-2, 12, 8]] as const).entries()) {
+      await refreshPrices(feeds({ [`cardmarket/c${tag}${i}.ndjson`]: [line(rise, day(d), up), line(fall, day(d), down)] }), quiet());
+      await refreshIndex(quiet());
+    }
+    growth = await makeAccount({ plan: "growth", confirmed: true });
+  });
+
+  it("window=24h ranks the newest day against the day before", async () => {
+    const { res, body } = await getJson("/v1/prices/movers?window=24h&set=base1&limit=100", { "x-api-key": growth.key });
+    expect(res.status).toBe(200);
+    expect(body.meta.window).toBe("24h");
+    expect(body.data.rose.find((m: any) => m.id === rise)).toMatchObject({ from: { date: day(-3), eur: 11 }, to: { date: day(-2), eur: 12 }, change_pct: 9.09 });
+    expect(body.data.fell.find((m: any) => m.id === fall)).toMatchObject({ from: { eur: 10 }, to: { eur: 8 }, change_pct: -20 });
+    const bad = await getJson("/v1/prices/movers?window=1d", { "x-api-key": growth.key });
+    expect(bad.res.status).toBe(400);
+    expect(bad.body.error.code).toBe("INVALID_PARAMETER");
+  });
+
+  it("include=index carries change_7d_pct and change_30d_pct, as the movers compute them", async () => {
+    const { body } = await getJson(`/v1/cards/batch?ids=${rise},${fall}&include=index`);
+    const byId = Object.fromEntries(body.data.map((c: any) => [c.id, c]));
+    expect(byId[rise]).toMatchObject({ index_eur: 12, change_7d_pct: 20, change_30d_pct: null });
+    expect(byId[fall]).toMatchObject({ index_eur: 8, change_7d_pct: -20, change_30d_pct: null });
+    const plain = await getJson(`/v1/cards/${rise}`);
+    expect(plain.body.data).not.toHaveProperty("change_7d_pct");
+  });
+
+  it("orderBy=change_7d_pct pages by keyset, and needs include=index", async () => {
+    const q = encodeURIComponent("set.code:base1 price:*");
+    const { rows } = await walk(`/v1/cards?q=${q}&include=index&orderBy=change_7d_pct&limit=1&select=id,change_7d_pct`);
+    const moved = rows.filter((r: any) => r.change_7d_pct !== null);
+    expect(moved.map((r: any) => r.change_7d_pct)).toEqual([...moved.map((r: any) => r.change_7d_pct)].sort((a, b) => a - b));
+    const ids = rows.map((r: any) => r.id);
+    expect(ids.indexOf(fall)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(fall)).toBeLessThan(ids.indexOf(rise));
+    // Ascending puts the cards without a move last; descending first.
+    expect(rows.slice(moved.length).every((r: any) => r.change_7d_pct === null)).toBe(true);
+    const desc = (await walk(`/v1/cards?q=${q}&include=index&orderBy=-change_30d_pct&limit=2&select=id`)).rows.map((r: any) => r.id);
+    expect(desc.sort()).toEqual([...ids].sort());
+    const refused = await getJson("/v1/cards?orderBy=-change_7d_pct");
+    expect(refused.res.status).toBe(400);
+    expect(refused.body.error.code).toBe("INVALID_PARAMETER");
+  });
+
+  it("q's price term filters on the index in EUR; a bad amount is INVALID_QUERY", async () => {
+    const ids = async (q: string) =>
+      (await walk(`/v1/cards?q=${encodeURIComponent(q)}&include=index&limit=100&select=id,index_eur`)).rows;
+    const band = await ids("set.code:base1 price:[11.5 TO 12.5]");
+    expect(band.map((r: any) => r.id)).toContain(rise);
+    expect(band.map((r: any) => r.id)).not.toContain(fall);
+    expect(band.every((r: any) => r.index_eur >= 11.5 && r.index_eur <= 12.5)).toBe(true);
+    const cheap = await ids("set.code:base1 price:<=8");
+    expect(cheap.map((r: any) => r.id)).toContain(fall);
+    expect(cheap.every((r: any) => r.index_eur <= 8)).toBe(true);
+    const bad = await getJson(`/v1/cards?q=${encodeURIComponent("price:>cheap")}`);
+    expect(bad.res.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: "INVALID_QUERY", details: { parameter: "q", position: 0 } });
+    expect(bad.body.error.message).toMatch(/amount in EUR/);
   });
 });

@@ -19,6 +19,8 @@ export type CardListInput = {
   select?: string; include?: string; lang?: Lang;
   /** Only cards with a composite index (the collector pages' price ranking; not an API parameter). */
   priced?: boolean;
+  /** Only cards with a move over this window (the collector pages' change sorts; not an API parameter). */
+  moved?: "7d" | "30d";
 };
 
 export function cardView(input: { select?: string; include?: string; lang?: Lang }, account?: Account): CardView {
@@ -55,10 +57,11 @@ async function page(spec: SortSpec, input: CardListInput, link: Link, filters: S
   const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)) });
   if (input.region) filters.push(sql`c.print_region = ${input.region}`);
   if (input.priced) filters.push(sql`c.index_eur is not null`);
+  if (input.moved) filters.push(input.moved === "7d" ? sql`c.change_7d_pct is not null` : sql`c.change_30d_pct is not null`);
   const all = sql.join([where, ...filters], sql` and `);
   const { rows, meta, links } = await keysetPage({
     spec, input, link, included: view.include,
-    fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region || !!input.priced }),
+    fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region || !!input.priced || !!input.moved }),
   });
   const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
   if (withheld.length) meta.withheld = withheld;

@@ -14,12 +14,12 @@ export const CARD_FIELDS = [
   "national_pokedex_numbers", "regulation_mark", "level", "evolves_from", "evolves_to", "abilities", "attacks",
   "weaknesses", "resistances", "retreat_cost", "converted_retreat_cost", "rules", "ancient_trait", "flavor_text",
   "text_language", "variants", "marketplace_ids", "languages", "release_date", "set", "updated_at", "created_at",
-  "index_eur", "last_price_at", "translations", "images", "prices",
+  "index_eur", "last_price_at", "change_7d_pct", "change_30d_pct", "translations", "images", "prices",
 ] as const;
 
 /** Fields that exist only when their include is asked for. */
 export const FIELD_INCLUDE: Partial<Record<string, CardInclude>> = {
-  index_eur: "index", last_price_at: "index", translations: "translations", images: "images", prices: "prices",
+  index_eur: "index", last_price_at: "index", change_7d_pct: "index", change_30d_pct: "index", translations: "translations", images: "images", prices: "prices",
 };
 
 /** Include groups whose data this deployment cannot serve yet; they are reported in meta.withheld. */
@@ -101,6 +101,8 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
   if (inc.has("index")) {
     card.index_eur = r.index_eur;
     card.last_price_at = r.last_price_at;
+    card.change_7d_pct = r.change_7d_pct ?? null;
+    card.change_30d_pct = r.change_30d_pct ?? null;
   }
   if (inc.has("translations")) {
     card.translations = Object.fromEntries(Object.entries(r.names).map(([lang, name]) => [lang, { name }]));

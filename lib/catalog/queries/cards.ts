@@ -13,7 +13,8 @@ export type CardDbRow = {
   names: Record<string, string>; supertype: string | null; subtypes: string[]; types: string[]; hp: number | null;
   rarity: string | null; artist: string | null; artist_slug: string | null; national_pokedex_numbers: number[];
   regulation_mark: string | null; release_date: string | null; languages: string[]; attrs: Record<string, unknown>;
-  index_eur: number | null; last_price_at: string | null; created_at: string; updated_at: string;
+  index_eur: number | null; last_price_at: string | null; change_7d_pct?: number | null; change_30d_pct?: number | null;
+  created_at: string; updated_at: string;
   deleted_at: string | null;
   s_alt_id: string | null; s_ptcgo_code: string | null; s_name: string; s_names: Record<string, string>;
   s_series_id: string; s_series_name: string; s_print_region: string | null; s_printed_total: number | null;
@@ -28,7 +29,7 @@ export type CardDbRow = {
 const COLUMNS = sql`
   c.id, c.alt_id, c.set_id, c.number, c.printed_total, c.name, c.names, c.supertype, c.subtypes, c.types, c.hp,
   c.rarity, c.artist, c.artist_slug, c.national_pokedex_numbers, c.regulation_mark, c.release_date::text as release_date,
-  c.languages, c.attrs, c.index_eur, ${iso(sql`c.last_price_at`)} as last_price_at, ${iso(sql`c.created_at`)} as created_at,
+  c.languages, c.attrs, c.index_eur, ${iso(sql`c.last_price_at`)} as last_price_at, c.change_7d_pct, c.change_30d_pct, ${iso(sql`c.created_at`)} as created_at,
   ${iso(sql`c.updated_at`)} as updated_at, ${iso(sql`c.deleted_at`)} as deleted_at,
   s.alt_id as s_alt_id, s.ptcgo_code as s_ptcgo_code, s.name as s_name, s.names as s_names, s.series_id as s_series_id,
   r.name as s_series_name, s.print_region as s_print_region, s.printed_total as s_printed_total, s.total as s_total,

@@ -97,6 +97,10 @@ export const cards = pgTable("cards", {
   // Filled by the price index job; null until a card has observations.
   indexEur: doublePrecision("index_eur"),
   lastPriceAt: timestamp("last_price_at", { withTimezone: true, mode: "string" }),
+  // The index's move in percent over 7 and 30 days (refresh-index, from the movers' table):
+  // list sort keys; null without a move over that window.
+  change7dPct: doublePrecision("change_7d_pct"),
+  change30dPct: doublePrecision("change_30d_pct"),
   ...stamps,
 }, (t) => [
   // GIN indexes without a pending list: imports are rare, searches must be fast right after.
@@ -121,6 +125,10 @@ export const cards = pgTable("cards", {
   index("cards_artist_slug_idx").on(t.artistSlug),
   index("cards_index_eur_idx").on(t.indexEur, t.id),
   index("cards_last_price_at_idx").on(t.lastPriceAt, t.id),
+  index("cards_change_7d_idx").on(t.change7dPct, t.id),
+  index("cards_change_7d_desc_idx").on(t.change7dPct.desc().nullsFirst(), t.id),
+  index("cards_change_30d_idx").on(t.change30dPct, t.id),
+  index("cards_change_30d_desc_idx").on(t.change30dPct.desc().nullsFirst(), t.id),
   index("cards_region_idx").on(t.printRegion, t.id),
   index("cards_series_idx").on(t.seriesId),
   index("cards_supertype_lc_idx").on(t.supertypeLc),

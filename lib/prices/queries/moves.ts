@@ -52,6 +52,35 @@ export async function replaceMoves(moves: ProductMove[], opts: { paced?: boolean
   });
 }
 
+/** Cards an update of the change sort keys covers per statement when paced. */
+const CHANGE_PAGE = 2000;
+
+/**
+ * The cards' change sort keys (change_7d_pct, change_30d_pct) from the movers' table, written
+ * only where they differ. `paced`: in pages of CHANGE_PAGE cards by id, each its own statement.
+ */
+export async function setCardChanges(opts: { paced?: boolean } = {}): Promise<number> {
+  const update = (range: SQL) => rows<{ id: string }>(sql`
+    update cards c set change_7d_pct = x.p7, change_30d_pct = x.p30
+    from (
+      select c2.id, m7.change_pct as p7, m30.change_pct as p30 from cards c2
+      left join index_moves m7 on m7."window" = '7d' and m7.product_kind = 'card' and m7.product_id = c2.id
+      left join index_moves m30 on m30."window" = '30d' and m30.product_kind = 'card' and m30.product_id = c2.id
+      where ${range}
+        and (c2.change_7d_pct is distinct from m7.change_pct or c2.change_30d_pct is distinct from m30.change_pct)
+    ) x
+    where c.id = x.id returning c.id`);
+  if (!opts.paced) return (await update(sql`true`)).length;
+  let changed = 0;
+  for (let after = "";;) {
+    const page = await rows<{ id: string }>(sql`select id from cards where id > ${after} order by id limit ${CHANGE_PAGE}`);
+    if (!page.length) return changed;
+    const last = page.at(-1)!.id;
+    changed += (await update(sql`c2.id > ${after} and c2.id <= ${last}`)).length;
+    after = last;
+  }
+}
+
 export type MoverRow = {
   product_id: string; from_date: string; from_eur: number; to_date: string; to_eur: number; change_pct: number;
   name: string; number: string | null; rarity: string | null; set_id: string | null; set_name: string | null; print_region: string | null;

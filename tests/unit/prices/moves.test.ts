@@ -11,11 +11,22 @@ describe("index moves", () => {
     expect(m["7d"]).toMatchObject({ from_date: "2026-11-15", to_date: "2026-11-21", from_eur: 49.3, to_eur: 49.9 });
     expect(m["7d"]!.change_pct).toBeCloseTo(1.22, 2);
     expect(m["1y"]).toMatchObject({ from_date: "2025-11-22" });
+    // 24h: the newest day against the day before.
+    expect(m["24h"]).toMatchObject({ from_date: "2026-11-20", to_date: "2026-11-21", from_eur: 49.8, to_eur: 49.9 });
+    expect(m["24h"]!.change_pct).toBeCloseTo(0.2, 2);
+  });
+
+  it("24h carries a start point one day back at most", () => {
+    const skipped: [string, number][] = [["2026-11-10", 8], ["2026-11-19", 10], ["2026-11-21", 11]];
+    const m = Object.fromEntries(movesOf(skipped).map((x) => [x.window, x]));
+    expect(m["24h"]).toMatchObject({ from_date: "2026-11-19", from_eur: 10, change_pct: 10 });
+    const stale: [string, number][] = [["2026-11-10", 8], ["2026-11-18", 10], ["2026-11-21", 11]];
+    expect(movesOf(stale).map((x) => x.window)).toEqual(["7d"]);
   });
 
   it("a series younger than the window, or with a long gap before it, has no move for it", () => {
     const young = movesOf(series(20, "2026-11-21", () => 5));
-    expect(young.map((m) => m.window)).toEqual(["7d"]);
+    expect(young.map((m) => m.window)).toEqual(["24h", "7d"]);
     const gap: [string, number][] = [["2026-10-01", 10], ["2026-11-21", 20]];
     expect(movesOf(gap)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { regionParam } from "@/lib/catalog/schemas";
 import { catalogCache } from "@/lib/catalog/version";
 import { COSTS } from "@/lib/meter/costs";
 import { listMovers } from "@/lib/prices/movers";
-import { windowParam } from "@/lib/prices/schemas";
+import { moveWindowParam } from "@/lib/prices/schemas";
 
 const Mover = z.object({
   id: z.string(), name: z.string(), number: z.string().nullable(), rarity: z.string().nullable(),
@@ -24,7 +24,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     tags: ["Prices"],
     auth: "key",
     query: z.strictObject({
-      window: windowParam,
+      window: moveWindowParam,
       product: z.enum(["card", "sealed"]).default("card").meta({ description: "Rank cards or sealed products." }),
       limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: "Entries per direction, 1 to 100." }),
       min_eur: z.coerce.number().min(0).max(1_000_000).default(1).meta({ description: "Price floor in EUR (default 1)." }),
