@@ -54,9 +54,9 @@ test.beforeAll(() => {
   ]);
   job("refresh-prices", "--source", hist, "--force");
 
-  // Three deliveries, each followed by refresh-index: the index gains a point per run, and the
-  // movers' windows (7d, 30d) have a start and an end.
-  for (const [offset, f] of [[-35, 1], [-8, 1.3], [-2, 1.55]] as const) {
+  // Four deliveries, each followed by refresh-index: the index gains a point per run, and the
+  // movers' windows (24h, 7d, 30d) have a start and an end.
+  for (const [offset, f] of [[-35, 1], [-8, 1.3], [-3, 1.5], [-2, 1.55]] as const) {
     const dir = mkdtempSync(path.join(tmpdir(), "e2e-explorer-feeds-"));
     const date = day(offset);
     const name = `${date}-e2e-explorer-${stamp}.ndjson`;
@@ -197,6 +197,21 @@ test("movers: risers and fallers, filtered by set", async ({ page }) => {
   await page.goto("/movers?window=30d&set=base1");
   await expectAccessible(page);
   await shoot(page, "movers");
+});
+
+test("movers over 24h: the newest day's index against the day before's", async ({ page }) => {
+  await page.goto("/movers?set=base1");
+  await page.getByRole("navigation", { name: "Window" }).getByRole("link", { name: "24h" }).click();
+  await expect(page).toHaveURL(/window=24h/);
+  await expect(page.getByRole("navigation", { name: "Window" }).getByRole("link", { name: "24h" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("table", { name: "Risers over 24 hours" })).toBeVisible();
+  // CARD went from 1.5 to 1.55 times its figures, FALLER the other way.
+  const riser = page.getByTestId("risers").locator("tr", { has: page.locator(`a[href="/cards/${CARD}"]`) });
+  await expect(riser).toContainText(/\+3\.\d %/);
+  await expect(page.getByTestId("fallers").locator(`a[href="/cards/${FALLER}"]`)).toBeVisible();
+  await expect(page.getByTestId("fallers").locator("tr", { hasText: "Mewtwo" })).toContainText(/−3\.\d %/);
+  await expectAccessible(page);
+  await shoot(page, "movers-24h");
 });
 
 test("sealed: the list filters by set and type, a product page has its index, sources and chart", async ({ page }) => {

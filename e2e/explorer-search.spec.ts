@@ -61,6 +61,18 @@ test("suggestions appear while typing: Pikachu, an accented name, a Japanese nam
   await expectAccessible(page);
 });
 
+test("a set's symbol is an SVG of the app's own; an unknown set is a 404 in the error envelope", async ({ request }) => {
+  const res = await request.get(`/sets/${SET}/symbol.svg`);
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("image/svg+xml");
+  const svg = await res.text();
+  expect(svg).toContain("<title>Jungle symbol</title>");
+  expect(svg).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+  const missing = await request.get("/sets/nosuchset/symbol.svg");
+  expect(missing.status()).toBe(404);
+  expect((await missing.json()).error.code).toBe("SET_NOT_FOUND");
+});
+
 test("the suggestion route answers JSON without a key", async ({ request }) => {
   const res = await request.get("/cards/suggest?q=dracau");
   expect(res.ok()).toBe(true);
@@ -90,6 +102,67 @@ test("sort by price: priced cards only, the dearest first", async ({ page }) => 
   expect(values[0]).toBeGreaterThan(values.at(-1)!);
 });
 
+test("price range: two bounds written into q as one price term, searched on the index", async ({ page }) => {
+  await page.goto(`/cards?set=${SET}&view=table`);
+  await page.getByLabel("Lowest price in EUR").fill("20");
+  await page.getByLabel("Highest price in EUR").fill("30");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/min_eur=20&max_eur=30/);
+  await expect(page.getByTestId("q-shown")).toContainText(`set.code:${SET} price:[20 TO 30]`);
+  // The figures are 15 + 3 i: 21, 24, 27 and 30 lie in the range.
+  const values = euros(await page.locator("table.cards tbody td.num").allTextContents());
+  expect(values).toHaveLength(4);
+  for (const v of values) expect(v).toBeGreaterThanOrEqual(20), expect(v).toBeLessThanOrEqual(30);
+  await expect(page.getByLabel("Lowest price in EUR")).toHaveValue("20");
+  await expectAccessible(page);
+  await shoot(page, "price-range");
+
+  // One bound alone; a bound that is no amount is named, not dropped.
+  await page.goto(`/cards?set=${SET}&min_eur=40&view=table`);
+  await expect(page.getByTestId("q-shown")).toContainText("price:>=40");
+  for (const v of euros(await page.locator("table.cards tbody td.num").allTextContents())) expect(v).toBeGreaterThanOrEqual(40);
+  await page.goto(`/cards?set=${SET}&max_eur=cheap`);
+  await expect(page.locator("p.error-note[role=alert]")).toContainText("amount in EUR");
+});
+
+test("sorts by the 7- and 30-day change, by number (numeric) and by name", async ({ page }) => {
+  // Every priced card rose (+3 EUR a delivery on figures of 15 + 3 i): the cheapest rose most.
+  await page.goto(`/cards?set=${SET}&view=table`);
+  await page.getByLabel("Sort").selectOption({ label: "Biggest 7d rise" });
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/sort=rise-7d/);
+  await expect(page.locator("table.cards thead")).toContainText("7d change");
+  const changes = async () => (await page.locator("table.cards tbody td:last-child").allTextContents()).map((t) => Number(t.replace("−", "-").replace(/[^0-9.+-]/g, "")));
+  const rise7 = await changes();
+  expect(rise7).toHaveLength(PRICED.length);
+  expect([...rise7].sort((a, b) => b - a)).toEqual(rise7);
+  await expect(page.locator("table.cards tbody tr").first()).toContainText("+");
+  await shoot(page, "sort-change");
+
+  await page.goto(`/cards?set=${SET}&sort=fall-30d&view=table`);
+  const fall30 = await changes();
+  expect(fall30).toHaveLength(PRICED.length);
+  expect([...fall30].sort((a, b) => a - b)).toEqual(fall30);
+  await expectAccessible(page);
+
+  await page.goto(`/cards?set=${SET}&sort=rise-7d`);
+  await expect(page.getByTestId("card-grid").locator("li").first().locator(".c-price .up")).toContainText("%");
+
+  await page.goto(`/cards?set=${SET}&sort=number&view=table`);
+  const numbers = (await page.locator("table.cards tbody tr td:nth-child(3)").allTextContents()).map(Number);
+  expect(numbers.slice(0, 12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  expect([...numbers].sort((a, b) => a - b)).toEqual(numbers);
+
+  await page.goto(`/cards?set=${SET}&sort=name&view=table`);
+  const names = await page.locator("table.cards tbody tr td:first-child").allTextContents();
+  expect(names.length).toBeGreaterThan(10);
+  expect(names[0]!.localeCompare(names.at(-1)!, "en")).toBeLessThan(0);
+
+  await page.goto(`/cards?region=WEST&sort=release-asc&view=table`);
+  await expect(page.locator("table.cards tbody tr").first()).toContainText(/.+/);
+  await expect(page.locator("table.cards tbody tr td:nth-child(2)").first()).toHaveText(/Base|Wizards|Promo/);
+});
+
 test("grid and table: the toggle is in the URL; faces are the app's small images, lazy, sized", async ({ page }) => {
   await page.goto(`/cards?set=${SET}`);
   const grid = page.getByTestId("card-grid");
@@ -114,6 +187,10 @@ test("a set page: cards in number order with prices, the set's total value and c
   await page.goto(`/sets/${SET}?view=table`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Jungle");
   await expect(page).toHaveTitle(/Jungle/);
+  // The set's symbol: drawn by the app, from its own origin, loaded.
+  const symbol = page.getByRole("heading", { level: 1 }).locator("img.set-symbol");
+  await expect(symbol).toHaveAttribute("src", `/sets/${SET}/symbol.svg`);
+  await expect.poll(() => symbol.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
   const numbers = (await page.locator("table.cards tbody tr td:nth-child(3)").allTextContents()).map(Number);
   expect(numbers.slice(0, 12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   expect([...numbers].sort((a, b) => a - b)).toEqual(numbers);
@@ -134,6 +211,10 @@ test("the sets page groups sets by series; a series page lists its sets", async 
   const base = page.locator("section", { has: page.getByRole("heading", { name: /^Base/ }) });
   await expect(base.getByRole("link", { name: "Jungle" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sets" })).toHaveAttribute("aria-current", "page");
+  // Every set has its symbol.
+  const rows = page.locator(".set-list li");
+  await expect(rows.first()).toBeVisible();
+  expect(await page.locator(".set-list li img.set-symbol").count()).toBe(await rows.count());
   await expectAccessible(page);
   await shoot(page, "sets");
 

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { percent } from "@/lib/prices/labels";
 import { DEMO_LABEL } from "./demo";
 
 // Card results as a grid of faces or as a table; shared by the search and the set pages.
@@ -7,14 +8,29 @@ import { DEMO_LABEL } from "./demo";
 
 export type CardRow = {
   id: string; name: string; number: string; rarity: string | null; set: { id: string; name: string };
-  index_eur?: number | null; release_date?: string | null;
+  index_eur?: number | null; release_date?: string | null; change_7d_pct?: number | null; change_30d_pct?: number | null;
 };
+
+/** A list row reduced to what the views show (what the pages keep per catalogue version). */
+export const cardRow = (r: CardRow): CardRow => ({
+  id: r.id, name: r.name, number: r.number, rarity: r.rarity, set: { id: r.set.id, name: r.set.name },
+  index_eur: r.index_eur, release_date: r.release_date, change_7d_pct: r.change_7d_pct, change_30d_pct: r.change_30d_pct,
+});
 
 export const FACE = { width: 245, height: 342 } as const;
 export const faceUrl = (id: string) => `/images/cards/${encodeURIComponent(id)}/front-small.webp`;
 export const eur = (v: number | null | undefined) => (v == null ? "–" : v.toLocaleString("en", { style: "currency", currency: "EUR" }));
 
-type Opts = { demo: Set<string>; pending?: boolean; showSet?: boolean; eagerFirst?: number };
+/** `change`: the window whose move each row shows (the change sorts). */
+type Opts = { demo: Set<string>; pending?: boolean; showSet?: boolean; eagerFirst?: number; change?: "7d" | "30d" };
+
+const changeValue = (row: CardRow, w: "7d" | "30d") => (w === "7d" ? row.change_7d_pct : row.change_30d_pct);
+
+function Change({ row, w }: { row: CardRow; w: "7d" | "30d" }) {
+  const v = changeValue(row, w);
+  if (v == null) return <span className="muted">–</span>;
+  return <span className={v >= 0 ? "up" : "down"}>{percent(v)}<span className="visually-hidden"> over {w === "7d" ? "7 days" : "30 days"}</span></span>;
+}
 
 function Price({ row, demo, pending }: { row: CardRow } & Opts) {
   if (row.index_eur == null && pending) return <span className="muted">being prepared</span>;
@@ -32,7 +48,7 @@ export function CardGrid({ rows, ...o }: { rows: CardRow[] } & Opts) {
             <span className="c-name">{r.name}</span>
           </Link>
           <span className="c-meta">{o.showSet !== false ? `${r.set.name} · ` : ""}{r.number}</span>
-          <span className="c-price"><Price row={r} {...o} /></span>
+          <span className="c-price"><Price row={r} {...o} />{o.change && <> <Change row={r} w={o.change} /></>}</span>
         </li>
       ))}
     </ul>
@@ -44,7 +60,7 @@ export function CardTable({ rows, ...o }: { rows: CardRow[] } & Opts) {
     <div className="table-wrap">
       <table className="cards">
         <thead>
-          <tr><th>Card</th><th className="opt">Set</th><th className="opt">No.</th><th className="opt">Rarity</th><th className="num">Index</th></tr>
+          <tr><th>Card</th><th className="opt">Set</th><th className="opt">No.</th><th className="opt">Rarity</th><th className="num">Index</th>{o.change && <th className="num">{o.change} change</th>}</tr>
         </thead>
         <tbody>
           {rows.map((r) => (
@@ -54,6 +70,7 @@ export function CardTable({ rows, ...o }: { rows: CardRow[] } & Opts) {
               <td className="opt">{r.number}</td>
               <td className="opt">{r.rarity ?? "–"}</td>
               <td className="num"><Price row={r} {...o} /></td>
+              {o.change && <td className="num"><Change row={r} w={o.change} /></td>}
             </tr>
           ))}
         </tbody>

@@ -3,20 +3,23 @@ import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { listCards } from "@/lib/catalog/cards/list";
 import { listSeries } from "@/lib/catalog/lists";
-import { CardGrid, CardTable, type CardRow } from "./card-views";
+import { byCatalogVersion } from "@/lib/catalog/memo";
+import { CardGrid, CardTable, cardRow, type CardRow } from "./card-views";
 import { demoIndexed, demoPreparing, DEMO_LABEL, preparingText } from "./demo";
-import { composeQuery, FILTERS, LANGUAGES, RARITIES, REGIONS, sortOf, SORTS, TYPES, type FilterParam } from "./query";
+import { changeOf, composeQuery, FILTERS, LANGUAGES, RARITIES, REGIONS, sortOf, SORTS, TYPES, type FilterParam } from "./query";
 import { SearchBox } from "./search-box";
 
 // Search the catalogue with the API's own q language (listCards, as GET /v1/cards answers);
 // prices are the composite index in EUR. The filters are a plain GET form: the server writes
 // them into q, shows that q, and lists its cards as faces or as a table (?view=table).
 // Catalogue order is the API's set-card order: (set, number_sort, number, id), so 2 follows 1
-// and 10 follows 9, never 1, 10, 100, 101, 11 as text.
+// and 10 follows 9, never 1, 10, 100, 101, 11 as text. The price range (min_eur, max_eur) is a
+// q term on the index too (price:[5 TO 20]); the change sorts are the API's change_7d_pct and
+// change_30d_pct keys, among the cards that have a move over that window.
 
 export const metadata: Metadata = {
   title: "Search cards · PokéPrice",
-  description: "Search 39,000 Pokémon cards in every language the catalogue prints, filter by set, series, region, rarity and type, and sort by price.",
+  description: "Search 39,000 Pokémon cards in every language the catalogue prints, filter by set, series, region, rarity, type and price, and sort by price or its 7- and 30-day change.",
 };
 export const dynamic = "force-dynamic";
 
@@ -28,8 +31,10 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   const typed = sp.q?.trim() || undefined;
   const filters = Object.fromEntries(FILTERS.map(({ param }) => [param, sp[param]?.trim() || undefined])) as Record<FilterParam, string | undefined>;
-  const q = composeQuery(typed, filters) || undefined;
+  const price = { min: sp.min_eur?.trim() || undefined, max: sp.max_eur?.trim() || undefined };
+  const q = composeQuery(typed, filters, price) || undefined;
   const sort = sortOf(sp.sort);
+  const change = changeOf(sort);
   const view = sp.view === "table" ? "table" : "grid";
   const onlyPriced = sp.priced === "1" || SORTS[sort].priced;
   const preparing = demoPreparing();
@@ -37,7 +42,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
   // The URL of this search with some parameters changed (undefined drops one).
   const here = (change: Params) => {
     const u = new URLSearchParams();
-    const all: Params = { q: typed, ...filters, priced: sp.priced === "1" ? "1" : undefined, sort: sort === "catalogue" ? undefined : sort, view: view === "table" ? "table" : undefined, ...change };
+    const all: Params = { q: typed, ...filters, min_eur: price.min, max_eur: price.max, priced: sp.priced === "1" ? "1" : undefined, sort: sort === "catalogue" ? undefined : sort, view: view === "table" ? "table" : undefined, ...change };
     for (const [k, v] of Object.entries(all)) if (v) u.set(k, v);
     const s = u.toString();
     return s ? `/cards?${s}` : "/cards";
@@ -47,23 +52,26 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
   let demo = new Set<string>();
   let next: string | undefined;
   let error: string | undefined;
-  const [series] = await Promise.all([
-    listSeries({ limit: 50, orderBy: "name" }, () => "").then((r) => r.body.data).catch(() => []),
-  ]);
+  const series = await byCatalogVersion("search-series", () => listSeries({ limit: 50, orderBy: "name" }, () => "").then((r) => r.body.data))
+    .catch(() => []);
+  const input = { q, limit: PAGE, include: "index", cursor: sp.cursor, orderBy: SORTS[sort].orderBy, priced: onlyPriced, moved: change };
   try {
-    const { body } = await listCards(
-      { q, limit: PAGE, include: "index", cursor: sp.cursor, orderBy: SORTS[sort].orderBy, priced: onlyPriced },
-      (p) => here({ cursor: p.cursor ? String(p.cursor) : undefined }),
-    );
-    rows = body.data as unknown as CardRow[];
-    next = body.links.next;
-    demo = await demoIndexed(rows.filter((r) => r.index_eur != null).map((r) => r.id));
+    // One search's page, kept per catalogue version: the same address again is read from memory.
+    const found = await byCatalogVersion(`search:${JSON.stringify(input)}:${here({ cursor: "CURSOR" })}`, async () => {
+      const { body } = await listCards(input, (p) => here({ cursor: p.cursor ? String(p.cursor) : undefined }));
+      const list = (body.data as unknown as CardRow[]).map(cardRow);
+      return { rows: list, next: body.links.next, demo: await demoIndexed(list.filter((r) => r.index_eur != null).map((r) => r.id)) };
+    });
+    rows = found.rows;
+    next = found.next;
+    demo = found.demo;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     error = err.message;
   }
   const apiHref = `/v1/cards?${new URLSearchParams({ ...(q ? { q } : {}), include: "index", orderBy: SORTS[sort].orderBy })}`;
-  const empty = preparing && onlyPriced ? "No card has an index yet." : "No card matches.";
+  const empty = preparing && onlyPriced ? "No card has an index yet."
+    : change ? `No card matches with a ${change} move of its index.` : "No card matches.";
   return (
     <>
       <h1>Cards</h1>
@@ -102,6 +110,16 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
               {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
             </select>
           </label>
+          <fieldset className="price-range">
+            <legend>Price (EUR)</legend>
+            <label><span className="visually-hidden">Lowest price in EUR</span>
+              <input name="min_eur" defaultValue={price.min} inputMode="decimal" placeholder="min" size={6} autoComplete="off" />
+            </label>
+            <span aria-hidden="true">–</span>
+            <label><span className="visually-hidden">Highest price in EUR</span>
+              <input name="max_eur" defaultValue={price.max} inputMode="decimal" placeholder="max" size={6} autoComplete="off" />
+            </label>
+          </fieldset>
           <label>Sort
             <select name="sort" defaultValue={sort}>
               {Object.entries(SORTS).map(([k, s]) => <option key={k} value={k}>{s.label}</option>)}
@@ -129,8 +147,8 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
           {!rows.length
             ? <p className="muted">{empty}</p>
             : view === "grid"
-              ? <CardGrid rows={rows} demo={demo} pending={!!preparing} eagerFirst={4} />
-              : <CardTable rows={rows} demo={demo} pending={!!preparing} />}
+              ? <CardGrid rows={rows} demo={demo} pending={!!preparing} eagerFirst={4} change={change} />
+              : <CardTable rows={rows} demo={demo} pending={!!preparing} change={change} />}
         </>
       )}
       {demo.size > 0 && <p className="demo-note">Figures marked {DEMO_LABEL} come from the service&apos;s demo market, not from real observations.</p>}

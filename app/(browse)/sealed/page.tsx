@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { listSealed, PRODUCT_TYPES } from "@/lib/catalog/lists";
+import { byCatalogVersion } from "@/lib/catalog/memo";
 import { seriesOfProducts } from "@/lib/prices/queries/read";
 import { eur, productTypeLabel } from "@/lib/prices/labels";
 import { DEMO_LABEL, demoPreparing, isDemoProvenance, isHeadlineIndex, preparingText } from "../cards/demo";
@@ -35,14 +36,19 @@ export default async function SealedPage({ searchParams }: { searchParams: Promi
       for (const [k, v] of Object.entries({ q, set, type, sort: sp.sort, cursor: p.cursor })) if (v) u.set(k, String(v));
       return `/sealed?${u}`;
     };
-    const { body } = await listSealed({
-      q, set, product_type: type, include: "index", limit: 50, cursor: sp.cursor, orderBy: priced ? "-index_eur" : undefined,
-    }, link);
-    rows = body.data as unknown as Row[];
-    next = body.links.next;
-    const priced_ = rows.filter((r) => r.index_eur != null).map((r) => r.slug);
-    const series = await seriesOfProducts("sealed", priced_);
-    demo = new Set(series.filter((s) => isHeadlineIndex(s) && isDemoProvenance(s.provenance)).map((s) => s.product_id));
+    const input = { q, set, product_type: type, include: "index", limit: 50, cursor: sp.cursor, orderBy: priced ? "-index_eur" : undefined };
+    // Kept per catalogue version (lib/catalog/memo.ts): the same address again is read from memory.
+    const found = await byCatalogVersion(`sealed:${JSON.stringify(input)}:${link({ cursor: "CURSOR" })}`, async () => {
+      const { body } = await listSealed(input, link);
+      const list = (body.data as unknown as Row[]).map((r) => ({
+        slug: r.slug, name: r.name, product_type: r.product_type, set: r.set, release_date: r.release_date, index_eur: r.index_eur,
+      }));
+      const series = await seriesOfProducts("sealed", list.filter((r) => r.index_eur != null).map((r) => r.slug));
+      return { list, next: body.links.next, demo: new Set(series.filter((s) => isHeadlineIndex(s) && isDemoProvenance(s.provenance)).map((s) => s.product_id)) };
+    });
+    rows = found.list;
+    next = found.next;
+    demo = found.demo;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     error = err.code === "SET_NOT_FOUND" ? `No set with the code “${set}”.` : err.message;

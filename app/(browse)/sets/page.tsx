@@ -29,7 +29,7 @@ export default async function SetsPage() {
       {series.map((r) => (
         <section key={r.id} id={`series-${r.id}`} aria-labelledby={`h-${r.id}`}>
           <h2 id={`h-${r.id}`}><Link href={`/series/${encodeURIComponent(r.id)}`}>{r.name}</Link> <span className="muted count">{r.set_count} sets</span></h2>
-          <SetList sets={bySeries.get(r.id) ?? []} />
+          <SetList sets={bySeries.get(r.id) ?? []} listKey={`all:${r.id}`} />
         </section>
       ))}
     </>

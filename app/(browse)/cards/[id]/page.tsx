@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { getCard } from "@/lib/catalog/cards/get";
+import { byCatalogVersion } from "@/lib/catalog/memo";
 import { listCards } from "@/lib/catalog/cards/list";
 import { languageLabel, printingLabel, regionLabel } from "@/lib/prices/labels";
 import { getCardPrices } from "@/lib/prices/service";
@@ -29,7 +30,10 @@ type CardData = {
 
 async function load(id: string) {
   try {
-    return (await getCard(id, { include: "index,images,translations,artist" })).body.data as unknown as CardData;
+    // Kept per catalogue version (lib/catalog/memo.ts), as everything this page reads: refresh-prices
+    // and refresh-index move the version when they change a product's figures.
+    return await byCatalogVersion(`card:${id.toLowerCase()}`, async () =>
+      (await getCard(id, { include: "index,images,translations,artist" })).body.data as unknown as CardData);
   } catch (err) {
     if (err instanceof ApiError && err.code === "CARD_NOT_FOUND") notFound();
     throw err;
@@ -66,16 +70,16 @@ export default async function CardPage({ params, searchParams }: {
   const range = parseRange(sp.window);
   const card = await load(id);
   const artist = typeof card.artist === "string" ? { slug: null, name: card.artist } : card.artist;
-  const [{ body: prices }, demoIndex, printings] = await Promise.all([
+  const [{ body: prices }, demoIndex, printings] = await byCatalogVersion(`card-prices:${card.id}`, () => Promise.all([
     getCardPrices(card.id, {}, FULL_VIEW), demoIndexed([card.id]), otherPrintings(card, artist?.name ?? null),
-  ]);
+  ]));
   const index = prices.data.index;
   const quotes = prices.data.quotes;
   const quotePrintings = [...new Set(quotes.filter((q) => q.printing && q.source !== "INDEX").map((q) => q.printing!))];
   const chosen = sp.printing && quotePrintings.includes(sp.printing) ? sp.printing : null;
-  const [chart, agreement, eurs] = await Promise.all([
+  const [chart, agreement, eurs] = await byCatalogVersion(`card-chart:${card.id}:${range}:${chosen ?? ""}`, () => Promise.all([
     chartData("card", card.id, card.set.print_region, range, chosen), indexAgreement(index, quotes), eurOf(quotes),
-  ]);
+  ]));
   const printing = chart.printing;
   const indexDemo = demoIndex.has(card.id);
   const demo = indexDemo || quotes.some((q) => isDemoProvenance(q.provenance));

@@ -30,7 +30,7 @@ export default async function OneSeriesPage({ params }: { params: Promise<{ id: 
       <p className="sub"><Link href="/series">Series</Link></p>
       <h1>{r.name}</h1>
       <p className="sub">{fmtDate(r.first_release_date)} – {fmtDate(r.last_release_date)} · {sets.length} sets · {r.card_count.toLocaleString("en")} cards</p>
-      <SetList sets={sets} />
+      <SetList sets={sets} listKey={`series:${r.id}`} />
       <p><Link href={`/cards?series=${encodeURIComponent(r.id)}`}>Search the cards of this series →</Link></p>
     </>
   );

@@ -5,7 +5,8 @@ import { ApiError } from "@/lib/api/errors";
 import { getSet } from "@/lib/catalog/sets";
 import { CardGrid, CardTable, eur } from "../../cards/card-views";
 import { demoIndexed, demoPreparing, DEMO_LABEL, preparingText } from "../../cards/demo";
-import { badgeText, fmtDate, regionLabel, setCards, setValue, type SetRow } from "../catalogue";
+import { byCatalogVersion } from "@/lib/catalog/memo";
+import { badgeText, fmtDate, regionLabel, setCards, SetSymbol, setValue, type SetRow } from "../catalogue";
 
 // One set: its cards in number order (1, 2 … 10, never 1, 10, 100) with their index, the set's
 // value (the sum of its cards' indexes) and how it moved over 30 days, and its dearest cards.
@@ -14,7 +15,7 @@ export const dynamic = "force-dynamic";
 
 async function load(code: string): Promise<SetRow> {
   try {
-    return (await getSet(code, {})).body.data as unknown as SetRow;
+    return await byCatalogVersion(`set:${code.toLowerCase()}`, async () => (await getSet(code, {})).body.data as unknown as SetRow);
   } catch (err) {
     if (err instanceof ApiError && err.code === "SET_NOT_FOUND") notFound();
     throw err;
@@ -37,7 +38,7 @@ export default async function SetPage({ params, searchParams }: {
   const cards = await setCards(set.id);
   const [value, demo] = await Promise.all([
     setValue(set.id, cards),
-    demoIndexed(cards.filter((c) => c.index_eur != null).map((c) => c.id)),
+    byCatalogVersion(`set-demo:${set.id}`, () => demoIndexed(cards.filter((c) => c.index_eur != null).map((c) => c.id))),
   ]);
   const preparing = demoPreparing();
   const top = cards.filter((c) => c.index_eur != null).sort((a, b) => b.index_eur! - a.index_eur!).slice(0, 5);
@@ -46,10 +47,10 @@ export default async function SetPage({ params, searchParams }: {
   return (
     <>
       <p className="sub"><Link href="/sets">Sets</Link> / <Link href={`/series/${encodeURIComponent(set.series.id)}`}>{set.series.name}</Link></p>
-      <h1><span className="set-badge" aria-hidden="true">{badgeText(set)}</span> {set.name}</h1>
+      <h1 className="set-title"><SetSymbol set={set} size="large" /> <span>{set.name}</span></h1>
       <p className="sub">
         Released {fmtDate(set.release_date)} · {regionLabel(set.print_region)} · {set.card_count} cards
-        {set.printed_total ? ` (${set.printed_total} numbered)` : ""} · <code>{set.id}</code>
+        {set.printed_total ? ` (${set.printed_total} numbered)` : ""} · <code>{set.id}</code>{badgeText(set).toLowerCase() !== set.id.toLowerCase() && <> · <span className="nowrap">printed code <code>{badgeText(set)}</code></span></>}
       </p>
       {preparing && <p className="preparing-note" role="status">{preparingText(preparing)}.</p>}
       <div className="facts">
