@@ -1,5 +1,5 @@
 import { execSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import autocannon from "./autocannon";
@@ -531,7 +531,24 @@ async function benchPriceRoutes() {
   else process.env.RESPONSE_CACHE_MB = previous;
 }
 
+// The collector pages on the embedded default (PGlite, in-process meter): bench/pages.ts starts
+// the app as `npm start` does, which on a first start imports the catalogue and writes a year of
+// demo prices (minutes), so this part runs only when named: `npm run bench pages`.
+async function benchPages(): Promise<void> {
+  const file = path.join("bench/results", `pages-${process.pid}.json`);
+  mkdirSync("bench/results", { recursive: true });
+  const child = spawn("npx", ["tsx", "bench/pages.ts", "--start", "--json", file], { stdio: "inherit" });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (!existsSync(file)) throw new Error(`bench/pages.ts exited ${code} before measuring`);
+  results.pages = JSON.parse(readFileSync(file, "utf8"));
+  if (code !== 0) console.log(`  bench/pages.ts exited ${code}: a page type missed its target`);
+}
+
 async function main() {
+  if (only.length === 1 && only[0] === "pages") {
+    await benchPages();
+    return writeResults();
+  }
   const url = await ensureDatabase(DB, { fresh: wants("import") });
   process.env.DATABASE_URL = url;
   if (wants("import")) await benchImport(url);
@@ -540,6 +557,11 @@ async function main() {
   else if (wants("price-routes")) await benchPriceRoutes();
   if (wants("meter")) await benchMeter();
   if (wants("http")) await benchHttp(url);
+  if (only.includes("pages")) await benchPages();
+  writeResults();
+}
+
+function writeResults(): void {
   mkdirSync("bench/results", { recursive: true });
   const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
   writeFileSync(file, JSON.stringify(results, null, 2));
