@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { MAX_INPUT_PIXELS, pixelLimitMessage } from "@/lib/vision/identify";
-import { findCard, grayOf, rectify, widen, type Quad } from "@/lib/vision/outline";
+import { findCard, grayOf, rectify, squareToQuad, widen, type Point, type Quad } from "@/lib/vision/outline";
 
 // Centering from a flat scan: the card's outer edges against the background, then, scanning
 // inward from each edge along many lines, where the border's colour ends and the frame begins.
@@ -10,6 +10,7 @@ import { findCard, grayOf, rectify, widen, type Quad } from "@/lib/vision/outlin
 // first squared up (the card's outline, then a homography onto an upright raster with a little
 // of the table around it) and measured in that raster's pixels.
 
+import { readFrame, readFrameOutward, uprightness, type FrameRead, type Way } from "./frame";
 import { MeasureError, ratiosOf, round2, type Edges } from "./ratios";
 
 export { MeasureError, ratiosOf, type Edges };
@@ -87,11 +88,19 @@ function refine(len: number, colour: (i: number) => readonly number[], from: rea
   return k;
 }
 
-/** Edge positions along scanlines across the middle of the card, with their median and spread. */
-function scan(lines: number[], find: (line: number) => number): { at: number; spread: number } | null {
-  const found = lines.map(find).filter((v) => v >= 0);
+/**
+ * Edge positions along scanlines across the middle of the card, with their median, spread and
+ * slope (pixels of edge per pixel along the side: a card lying square has none).
+ */
+function scan(lines: number[], find: (line: number) => number): { at: number; spread: number; slope: number } | null {
+  const pairs = lines.map((l) => [l, find(l)] as const).filter(([, v]) => v >= 0);
+  const found = pairs.map(([, v]) => v);
   if (found.length < lines.length / 3) return null;
-  return { at: median(found), spread: mad(found) / Math.sqrt(found.length) };
+  const mx = pairs.reduce((n, [l]) => n + l, 0) / pairs.length;
+  const my = pairs.reduce((n, [, v]) => n + v, 0) / pairs.length;
+  const sxx = pairs.reduce((n, [l]) => n + (l - mx) ** 2, 0);
+  const slope = sxx ? pairs.reduce((n, [l, v]) => n + (l - mx) * (v - my), 0) / sxx : 0;
+  return { at: median(found), spread: mad(found) / Math.sqrt(found.length), slope };
 }
 
 const LINES = 40;
@@ -130,12 +139,11 @@ export async function measureCentering(input: Buffer): Promise<Measurement> {
   const uploaded = { w: meta.autoOrient?.width ?? meta.width ?? 0, h: meta.autoOrient?.height ?? meta.height ?? 0 };
   const photo = await squaredUp(img, uploaded.w);
   if (photo) {
-    try {
-      return { ...measureRaster(photo.raster, 1), width: uploaded.w, height: uploaded.h, rectified: photo.rectified };
-    } catch (err) {
-      // Measured flat below, as if the outline had not been found.
-      if (!(err instanceof MeasureError)) throw err;
-    }
+    const m = measureSquared(photo.raster, photo.rectified, photo.score, photo.toPhoto);
+    // A card lying square is measured flat below, in the upload's own pixels, unless it lies
+    // upside down: then its lines are given in the raster turned the right way up.
+    if (m && (!photo.flat || m.way === "flipped")) return { ...m.measurement, width: uploaded.w, height: uploaded.h };
+    // Measured flat below, as if the outline had not been found.
   }
   const { data, info } = await img.clone().resize({ width: WORK, height: WORK, fit: "inside" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const r: Raster = { data, w: info.width, h: info.height };
@@ -147,31 +155,108 @@ const PHOTO = 1800;
 /** The squared-up card's height in pixels (the width follows from 63 × 88 mm), and the table shown around it. */
 const CARD_H = 830;
 const CARD_W = Math.round((CARD_H * 63) / 88);
-const MARGIN = Math.round(0.04 * CARD_H);
+/** Wide enough to hold the border when the outline found is the printed frame (frame.ts's readFrameOutward). */
+const MARGIN = Math.round(0.12 * CARD_H);
 
 /**
- * A photo's card squared up, or null for a flat scan: no confident outline, or one whose sides
- * all run within a degree of the image's axes (measured as it is, exactly as before).
+ * A photo's card squared up, or null when no outline is found. `flat`: the outline's sides all
+ * run within a degree of the image's axes (a flat scan: measured as it is, unless upside down).
  */
-async function squaredUp(img: ReturnType<typeof sharp>, uploadedWidth: number): Promise<{ raster: Raster; rectified: NonNullable<Measurement["rectified"]> } | null> {
+async function squaredUp(img: ReturnType<typeof sharp>, uploadedWidth: number): Promise<{ raster: Raster; rectified: NonNullable<Measurement["rectified"]>; score: number; flat: boolean; toPhoto: (x: number, y: number) => Point } | null> {
   const { data, info } = await img.clone().resize({ width: PHOTO, height: PHOTO, fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const rgb = { data, w: info.width, h: info.height };
   const found = findCard(grayOf(rgb));
-  if (!found || found.score < 0.6) return null;
+  if (!found) return null;
   const q = found.quad;
   const tilt = Math.max(...q.map((a, k) => {
     const b = q[(k + 1) % 4]!;
     const deg = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
     return Math.abs(((deg % 90) + 135) % 90 - 45);
   }));
-  if (tilt < 1) return null;
+  const flat = tilt < 1;
   // The raster's corners: the card's square extended by the margin, carried into the photo.
   const [w, h] = [CARD_W + 2 * MARGIN, CARD_H + 2 * MARGIN];
-  const raster = { data: rectify(rgb, widen(q, MARGIN / CARD_W, MARGIN / CARD_H), w, h), w, h };
+  const wide = widen(q, MARGIN / CARD_W, MARGIN / CARD_H);
+  const raster = { data: rectify(rgb, wide, w, h), w, h };
   // Corners in the uploaded image, as pixel edges like `outer` (the outline's are pixel centres).
   const scale = (uploadedWidth || info.width) / info.width;
   const quad = q.map((p) => ({ x: round1((p.x + 0.5) * scale), y: round1((p.y + 0.5) * scale) })) as Quad;
-  return { raster, rectified: { quad, width: w, height: h, card: { left: MARGIN, right: MARGIN + CARD_W, top: MARGIN, bottom: MARGIN + CARD_H } } };
+  // A point of the raster (pixel edges) in the uploaded image (pixel edges).
+  const m = squareToQuad(wide);
+  const toPhoto = (x: number, y: number) => {
+    const [u, v] = [x / w, y / h];
+    const z = m[6]! * u + m[7]! * v + m[8]!;
+    return { x: round1(((m[0]! * u + m[1]! * v + m[2]!) / z + 0.5) * scale), y: round1(((m[3]! * u + m[4]! * v + m[5]!) / z + 0.5) * scale) };
+  };
+  return { raster, rectified: { quad, width: w, height: h, card: { left: MARGIN, right: MARGIN + CARD_W, top: MARGIN, bottom: MARGIN + CARD_H } }, score: found.score, flat, toPhoto };
+}
+
+/**
+ * An uncertainty no reading we doubt goes below, in points: a frame that may be on the wrong
+ * edge can be off by anything, and the answer says so rather than look precise.
+ */
+export const DOUBTFUL_PP = 10;
+
+const px = (e: Edges) => ({ left: round1(e.left), right: round1(e.right), top: round1(e.top), bottom: round1(e.bottom) });
+
+/** Each border's width is uncertain by its two edges' spreads and half a working pixel: one standard uncertainty of the ratio, in points. */
+const ratioU = (a: number, b: number, s: number[]) => (100 * Math.sqrt(s.reduce((n, x) => n + x * x + 0.083, 0)) * Math.max(a, b)) / (a + b) ** 2;
+
+/**
+ * Centering on a squared-up photo (frame.ts): edges on averaged profiles, the card turned the
+ * right way up (an upside-down card swaps left with right and top with bottom: its corners are
+ * reordered and the lines mirrored, so that confirm computes the same ratios from them). Null
+ * when no frame is found at all (the caller measures the photo flat).
+ */
+function measureSquared(r: Raster, rect: NonNullable<Measurement["rectified"]>, score: number, toPhoto: (x: number, y: number) => Point): { measurement: Omit<Measurement, "width" | "height">; way: Way } | null {
+  let read: FrameRead | null = readFrame(r, rect.card);
+  // Borders too thin for a card: the outline may be on the printed frame. Read outward from it;
+  // kept when that reading has no doubt of its own, the card's corners then those it found.
+  if (!read || read.doubts.some((d) => d.includes("under 6 %"))) {
+    const out = readFrameOutward(r, rect.card);
+    if (out && !out.doubts.length) {
+      read = out;
+      const o = out.outer;
+      rect = { ...rect, card: { left: round1(o.left), right: round1(o.right), top: round1(o.top), bottom: round1(o.bottom) }, quad: [toPhoto(o.left, o.top), toPhoto(o.right, o.top), toPhoto(o.right, o.bottom), toPhoto(o.left, o.bottom)] };
+    }
+  }
+  if (!read) return null;
+  let { outer, inner } = read;
+  const s = read.spread;
+  let spreads = { lr: [s.outerLeft, s.outerRight, s.left, s.right], tb: [s.outerTop, s.outerBottom, s.top, s.bottom] };
+  const doubts = [...read.doubts];
+  if (score < 0.6) doubts.push("the card's outline is faint");
+  const up = uprightness(r, inner);
+  const way = up.way;
+  let quad = rect.quad;
+  if (way === "flipped") {
+    const mirror = (e: Edges): Edges => ({ left: r.w - e.right, right: r.w - e.left, top: r.h - e.bottom, bottom: r.h - e.top });
+    [outer, inner] = [mirror(outer), mirror(inner)];
+    quad = [quad[2], quad[3], quad[0], quad[1]];
+    spreads = { lr: [s.outerRight, s.outerLeft, s.right, s.left], tb: [s.outerBottom, s.outerTop, s.bottom, s.top] };
+  }
+  // Ratios from the lines as returned (a tenth of a pixel), so that confirm gives back the same.
+  outer = px(outer);
+  inner = px(inner);
+  let ratios: { left_right: number; top_bottom: number };
+  try {
+    ratios = ratiosOf(outer, inner);
+  } catch {
+    return null;
+  }
+  const lw = inner.left - outer.left, rw = outer.right - inner.right, tw = inner.top - outer.top, bw = outer.bottom - inner.bottom;
+  let u = { left_right: ratioU(lw, rw, spreads.lr), top_bottom: ratioU(tw, bw, spreads.tb) };
+  if (doubts.length) u = { left_right: Math.max(u.left_right, DOUBTFUL_PP), top_bottom: Math.max(u.top_bottom, DOUBTFUL_PP) };
+  // Not knowing which way up, either side may be the larger: the uncertainty reaches 50/50.
+  if (way === null) u = { left_right: Math.max(u.left_right, Math.abs(ratios.left_right - 50)), top_bottom: Math.max(u.top_bottom, Math.abs(ratios.top_bottom - 50)) };
+  return {
+    way,
+    measurement: {
+      outer: px(outer), inner: px(inner), left_right: ratios.left_right, top_bottom: ratios.top_bottom,
+      uncertainty: { left_right: round2(u.left_right), top_bottom: round2(u.top_bottom) },
+      rectified: { quad, width: rect.width, height: rect.height, card: rect.card },
+    },
+  };
 }
 
 /** Centering on an upright raster; `scale` turns its pixels into the reported ones. */
@@ -211,8 +296,13 @@ function measureRaster(r: Raster, scale: number): Omit<Measurement, "rectified">
 
   const inner: Edges = { left: left.at, right: right.at, top: top.at, bottom: bottom.at };
   const ratios = ratiosOf(outer, inner);
+  // Measured as it lies, a card must lie square (a tilted one whose outline was not found
+  // is measured along the wrong lines) and upright (upside down, its sides are swapped).
+  const tilted = [o.left, o.right, o.top, o.bottom].some((e) => e && Math.abs(e.slope) > 0.012);
+  const flipped = uprightness(r, inner).way === "flipped";
   // Each border's width is uncertain by its two edges' spreads and half a working pixel.
   const u = (a: number, b: number, s: number[]) => (100 * Math.sqrt(s.reduce((n, x) => n + x * x + 0.083, 0)) * Math.max(a, b)) / (a + b) ** 2;
+  const doubt = (ratio: number, x: number) => Math.max(x, tilted ? DOUBTFUL_PP : 0, flipped ? Math.abs(ratio - 50) : 0);
   const lw = inner.left - outer.left;
   const rw = outer.right - inner.right;
   const tw = inner.top - outer.top;
@@ -222,8 +312,8 @@ function measureRaster(r: Raster, scale: number): Omit<Measurement, "rectified">
     width: Math.round(r.w * scale), height: Math.round(r.h * scale), outer: px(outer), inner: px(inner),
     left_right: ratios.left_right, top_bottom: ratios.top_bottom,
     uncertainty: {
-      left_right: round2(u(lw, rw, [o.left?.spread ?? 0.5, o.right?.spread ?? 0.5, left.spread, right.spread])),
-      top_bottom: round2(u(tw, bw, [o.top?.spread ?? 0.5, o.bottom?.spread ?? 0.5, top.spread, bottom.spread])),
+      left_right: round2(doubt(ratios.left_right, u(lw, rw, [o.left?.spread ?? 0.5, o.right?.spread ?? 0.5, left.spread, right.spread]))),
+      top_bottom: round2(doubt(ratios.top_bottom, u(tw, bw, [o.top?.spread ?? 0.5, o.bottom?.spread ?? 0.5, top.spread, bottom.spread]))),
     },
   };
 }

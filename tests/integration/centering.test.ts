@@ -80,6 +80,39 @@ describe("POST /v1/centering/measure", () => {
     expect((await confirmed.json()).data.front.left_right).toBe(body.data.ratios.left_right);
   });
 
+  it("a photo of the card upside down answers the card's own ratios, its corners from the card's top-left (issue 15)", async () => {
+    const photo = await sharp(await centeringPhoto({ left_right: 66, top_bottom: 41 })).rotate(180).jpeg({ quality: 92 }).toBuffer();
+    const { res, body } = await measure(imageForm(photo));
+    expect(res.status).toBe(200);
+    expect(Math.abs(body.data.left_right - 66)).toBeLessThan(1.5);
+    expect(Math.abs(body.data.top_bottom - 41)).toBeLessThan(1.5);
+    expect(body.data.uncertainty_pp.left_right).toBeLessThan(2);
+    const g = body.data.geometry;
+    // Turned, the card's top-left corner lies below its bottom-right in the photo.
+    expect(g.rectified.quad[0].y).toBeGreaterThan(g.rectified.quad[2].y);
+    const confirmed = await call("POST", "/v1/centering/confirm", {
+      headers: { "content-type": "application/json" }, body: JSON.stringify({ front: { outer: g.outer, inner: g.inner } }),
+    });
+    expect((await confirmed.json()).data.front.left_right).toBe(body.data.ratios.left_right);
+  });
+
+  it("a card whose edge cannot be told from the table is refused or answered with a large uncertainty, never a confident wrong ratio", async () => {
+    const yellow = { r: 241, g: 207, b: 59 };
+    const face = await sharp(await cardScan({ left_right: 76, top_bottom: 40 })).extract({ left: 60, top: 55, width: 630, height: 880 }).png().toBuffer();
+    const flat = await sharp({ create: { width: 900, height: 1150, channels: 3, background: yellow } }).composite([{ input: face, left: 135, top: 135 }]).png().toBuffer();
+    const photo = await sharp(flat).rotate(14, { background: yellow }).jpeg({ quality: 90 }).toBuffer();
+    const { res, body } = await measure(imageForm(photo));
+    if (res.status === 400) {
+      expect(body.error.code).toBe("INVALID_IMAGE");
+      return;
+    }
+    expect(res.status).toBe(200);
+    for (const [axis, truth] of [["left_right", 76], ["top_bottom", 40]] as const) {
+      const err = Math.abs(body.data[axis] - truth);
+      if (err > 2) expect(body.data.uncertainty_pp[axis]).toBeGreaterThanOrEqual(Math.min(10, err / 2));
+    }
+  });
+
   it("a file that is no image, a missing field and a JSON body are 400 INVALID_IMAGE at no cost", async () => {
     const bad = new FormData();
     bad.append("image", new Blob(["hello"], { type: "image/jpeg" }), "x.jpg");
