@@ -4,6 +4,7 @@ import { recordFailure, recordSuccess } from "@/lib/catalog/queries/jobs";
 import { bumpCatalogVersion } from "@/lib/catalog/queries/sync";
 import { getDb } from "@/lib/db/client";
 import type { Progress } from "@/lib/jobs/progress";
+import { withPrinting } from "@/lib/vision/art";
 import { renderFace } from "@/lib/vision/render";
 import { cardsWithoutFace, dueDownloads, failDownload, faceRow, recordImageChanges } from "./queries/images";
 import { storeCardFront } from "./store";
@@ -105,7 +106,7 @@ export async function renderFaces(p: Progress, opts: { limit?: number } = {}): P
     if (!batch.length) break;
     // Two at a time: sharp rasterises on its own threads, this machine has two cores.
     for (let i = 0; i < batch.length; i += 2) {
-      await Promise.all(batch.slice(i, i + 2).map(async (c) => storeCardFront(c.id, await renderFace(c, { width: 734 }), "rendered")));
+      await Promise.all(batch.slice(i, i + 2).map(async (c) => storeCardFront(c.id, await renderFace(await withPrinting(c), { width: 734 }), "rendered")));
       p.tick(Math.min(2, batch.length - i));
     }
     await recordImageChanges(batch.map((c) => c.id));

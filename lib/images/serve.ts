@@ -3,6 +3,7 @@ import type { ApiError } from "@/lib/api/errors";
 import { clientIp } from "@/lib/api/client-ip";
 import { errorResponse, fail, requestId } from "@/lib/api/respond";
 import { Readable, storage } from "@/lib/storage";
+import { withPrinting } from "@/lib/vision/art";
 import { renderFace } from "@/lib/vision/render";
 import { faceRow, recordImageChanges, storedImage, type FaceRow } from "./queries/images";
 import { SIZES, storeCardFront, type Size } from "./store";
@@ -78,7 +79,7 @@ async function renderFor(req: Request, ip: string, card: FaceRow): Promise<Rende
   if (stored && (await hasFile(stored.storage_key))) return { ok: true };
   const limit = await limitIp(req, "images");
   if (!limit.ok) return { ok: false, ip, refusal: limit.error };
-  await storeCardFront(card.id, await renderFace(card, { width: SIZES.LARGE }), "rendered");
+  await storeCardFront(card.id, await renderFace(await withPrinting(card), { width: SIZES.LARGE }), "rendered");
   await recordImageChanges([card.id]);
   return { ok: true };
 }

@@ -175,10 +175,13 @@ function quantile(a: Float32Array, share: number): number {
   return s[Math.floor(s.length * share)]!;
 }
 
-/** Card-shaped quads on the small image, best supported first, near-duplicates dropped. */
-export function coarseQuads(g: Planes, max: number): Quad[] {
+/**
+ * Card-shaped quads on the small image, best supported first, near-duplicates dropped, from the
+ * `lines` strongest straight lines (identify takes 26: see identify.ts OUTLINE_LINES).
+ */
+export function coarseQuads(g: Planes, max: number, lines_ = 18): Quad[] {
   const { mag, dir } = sobel(g);
-  const lines = houghLines(g, mag, dir, 18);
+  const lines = houghLines(g, mag, dir, lines_);
   const strong = strongNear(mag, g.w, g.h, Math.max(quantile(mag, 0.85), 15));
   const candidates: { quad: Quad; score: number }[] = [];
   const frame = g.w * g.h;

@@ -11,8 +11,11 @@ import { COARSE_LEN, FINE, FINE_LEN, REGION } from "./describe";
 
 const MAGIC = Buffer.from("PKVX1\n");
 
+/** Index layout version: 2 added the shared-art groups and printed lines (art.ts); an older file is rebuilt whole. */
+export const INDEX_VERSION = 2;
+
 export type IndexMeta = {
-  version: 1;
+  version: number;
   region: typeof REGION;
   fine: typeof FINE;
   built_at: string;
@@ -22,6 +25,10 @@ export type IndexMeta = {
   stamps: string[];
   /** How many descriptors came from real images (downloads or scans) rather than rendered faces. */
   real: number;
+  /** Per row, its artwork's group: rows of one group share their art (art.ts) and differ in their printing. */
+  art?: number[];
+  /** Per row, the printing's line as the face prints it and its language mark: "MEW 6/165\tEN". */
+  lines?: string[];
 };
 
 export type IndexData = { meta: IndexMeta; coarse: Int8Array; fine: Int8Array };

@@ -59,7 +59,7 @@ const COARSE = 300;
  * 0.4 findCard answers null. Give `g` its colour (grayOf does): edges between colours of equal
  * luminance are lost without it. Pixel (i, j)'s centre is the point (i, j).
  */
-export function findCard(g: Gray): { quad: Quad; score: number } | null {
+export function findCard(g: Gray, o: { lines?: number } = {}): { quad: Quad; score: number } | null {
   const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE));
   const planes = planesOf(g);
   const small = downscale(planes, k);
@@ -67,7 +67,7 @@ export function findCard(g: Gray): { quad: Quad; score: number } | null {
   type Candidate = { lines: Side[]; quad: Quad; score: number; area: number; border: number; colour?: number[] };
   const found: Candidate[] = [];
   const seen: Quad[] = [];
-  for (const q of coarseQuads(small, 8)) {
+  for (const q of coarseQuads(small, 8, o.lines)) {
     // Twice: a rough line on the artwork's box reaches the frame first, the card's edge next.
     const first = snapSides(small, q);
     const again = first && cornersOf(first.lines);

@@ -1,13 +1,25 @@
 import sharp from "sharp";
 
 // Synthetic card faces. No real card image can be had here, so every card gets a face drawn
-// from its own data: the frame's colour from its type, its name, HP, number and set code as
-// text, and a procedural artwork seeded by its id, so that no two cards look alike. Every face
-// says RENDERED on it and is stored with origin "rendered": never mistaken for a photograph.
+// from its own data: the frame's colour from its type, its name, HP and attacks as text, a
+// procedural artwork seeded by its illustration (art.ts: cards that would share an
+// illustration, reprints and translations, share their art), and at the foot the printing's
+// line: the set's printed code, number / printed total and a language mark, in a fixed-pitch
+// font at known places (ID_LINE), which identify.ts reads to tell apart cards that share art.
+// Every face says RENDERED on it and is stored with origin "rendered": never mistaken for a
+// photograph.
 
 export type FaceCard = {
   id: string; name: string; hp: number | null; number: string; set_code: string; supertype: string | null; types: string[];
   rarity: string | null; attacks: string[];
+  /** The illustration's seed (art.ts); the card's id when not given: art of its own. */
+  art?: string;
+  /** The set's printed code (MEW, BS, SV2a); the set id upper-cased when not given. */
+  code?: string;
+  /** The set's printed total (the "/165"). */
+  total?: number | null;
+  /** Language mark: EN, JA, ZH, KO, TH, ID. */
+  lang?: string;
 };
 
 /** Card proportions (63 × 88 mm). */
@@ -41,8 +53,8 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 const hsl = (r: () => number, l: [number, number] = [35, 70]) =>
   `hsl(${Math.floor(r() * 360)},${40 + Math.floor(r() * 50)}%,${l[0] + Math.floor(r() * (l[1] - l[0]))}%)`;
 
-function artwork(id: string, x: number, y: number, w: number, h: number): string {
-  const r = seeded(`art:${id}`);
+function artwork(seed: string, x: number, y: number, w: number, h: number): string {
+  const r = seeded(`art:${seed}`);
   const parts = [`<defs><linearGradient id="bg" x1="0" y1="0" x2="${r().toFixed(2)}" y2="1"><stop offset="0" stop-color="${hsl(r, [55, 85])}"/><stop offset="1" stop-color="${hsl(r, [20, 50])}"/></linearGradient></defs>`,
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="url(#bg)"/>`];
   const shapes = 9 + Math.floor(r() * 6);
@@ -75,6 +87,41 @@ function layout(centering: Centering = { left_right: 50, top_bottom: 50 }) {
   return { left, top, iw, ih, pad, art: { x: left + pad, y: top + ih * 0.11, w: iw - 2 * pad, h: ih * 0.38 } };
 }
 
+/**
+ * The printing's line at the card's foot, on a centred face: characters in DejaVu Sans Mono
+ * Bold, each centred in a cell of its own (`pitch` face pixels wide, from `x0`), the text's
+ * baseline at `baseline`; the language mark in the last `LANG_CELLS` cells, boxed.
+ */
+export const ID_LINE = (() => {
+  const { left, top, iw, ih, pad } = layout();
+  const size = iw * 0.05;
+  return { x0: left + pad, baseline: top + ih * 0.962, size, pitch: size * 0.64, cells: 18, langCells: 2 };
+})();
+
+/** The printing's text as the line prints it: code, number / total (the language mark apart). */
+export function idText(card: Pick<FaceCard, "code" | "set_code" | "number" | "total">): string {
+  const code = (card.code ?? card.set_code.toUpperCase()).slice(0, 10);
+  const text = `${code} ${card.number}${card.total ? `/${card.total}` : ""}`;
+  return text.slice(0, ID_LINE.cells - ID_LINE.langCells - 1);
+}
+
+/** The language mark printed: two letters. */
+export const langMark = (card: Pick<FaceCard, "lang">) => (card.lang ?? "EN").slice(0, 2).toUpperCase();
+
+/** One character of the ID line, centred in its cell. */
+export const glyphSvg = (ch: string, cx: number, baseline: number, fill = "#1a1a1a") =>
+  `<text x="${cx.toFixed(2)}" y="${baseline.toFixed(2)}" text-anchor="middle" font-family="DejaVu Sans Mono" font-weight="bold" font-size="${ID_LINE.size.toFixed(2)}" fill="${fill}">${esc(ch)}</text>`;
+
+function idLine(card: FaceCard, dx: number, dy: number): string {
+  const { x0, baseline, pitch, cells, langCells, size } = ID_LINE;
+  const text = idText(card);
+  const chars = [...text].map((ch, i) => (ch === " " ? "" : glyphSvg(ch, dx + x0 + (i + 0.5) * pitch, dy + baseline)));
+  const lx = dx + x0 + (cells - langCells) * pitch;
+  const box = `<rect x="${(lx - pitch * 0.15).toFixed(2)}" y="${(dy + baseline - size * 0.9).toFixed(2)}" width="${(pitch * (langCells + 0.3)).toFixed(2)}" height="${(size * 1.15).toFixed(2)}" rx="${(size * 0.15).toFixed(2)}" fill="#1a1a1a"/>`;
+  const mark = [...langMark(card)].map((ch, i) => glyphSvg(ch, lx + (i + 0.5) * pitch, dy + baseline, "#fafafa"));
+  return [...chars, box, ...mark].join("");
+}
+
 /** The artwork's box as shares of the face (0-1), for a centred face. */
 export const ART_BOX = (() => {
   const { art } = layout();
@@ -99,10 +146,10 @@ export function faceSvg(card: FaceCard, centering?: Centering): string {
 <text x="${left + pad}" y="${top + ih * 0.075}" font-family="DejaVu Sans" font-size="${iw * 0.065}" font-weight="bold" fill="#111">${esc(card.name.slice(0, 24))}</text>
 <text x="${left + iw - pad}" y="${top + ih * 0.075}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.055}" fill="${frame}" font-weight="bold">${card.hp ? `${card.hp} HP` : esc(card.supertype ?? "")}</text>
 <rect x="${art.x - 3}" y="${art.y - 3}" width="${art.w + 6}" height="${art.h + 6}" fill="${frame}"/>
-${artwork(card.id, art.x, art.y, art.w, art.h)}
+${artwork(card.art ?? card.id, art.x, art.y, art.w, art.h)}
 ${lines.join("\n")}
-<text x="${left + pad}" y="${top + ih * 0.955}" font-family="DejaVu Sans Mono" font-size="${iw * 0.04}" fill="#333">${esc(`${card.set_code.toUpperCase()} ${card.number}`)}</text>
-<text x="${left + iw - pad}" y="${top + ih * 0.955}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.032}" fill="#666">RENDERED · ${esc(card.rarity ?? "")}</text>
+<text x="${left + iw - pad}" y="${top + ih * 0.885}" text-anchor="end" font-family="DejaVu Sans" font-size="${iw * 0.03}" fill="#666">RENDERED · ${esc(card.rarity ?? "")}</text>
+${idLine(card, left - layout().left, top - layout().top)}
 </svg>`;
 }
 
@@ -110,11 +157,11 @@ ${lines.join("\n")}
  * A region of a centred face (shares of the face, inside the artwork's box) as raw RGB, drawn
  * without the rest: the identification index needs only this much, at a fraction of the cost.
  */
-export async function renderFaceRegion(cardId: string, region: { x0: number; y0: number; x1: number; y1: number }, width: number, height: number): Promise<Buffer> {
+export async function renderFaceRegion(artSeed: string, region: { x0: number; y0: number; x1: number; y1: number }, width: number, height: number): Promise<Buffer> {
   const { art } = layout();
   const [x, y] = [region.x0 * FACE.width, region.y0 * FACE.height];
   const [w, h] = [(region.x1 - region.x0) * FACE.width, (region.y1 - region.y0) * FACE.height];
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${x} ${y} ${w} ${h}" preserveAspectRatio="none">${artwork(cardId, art.x, art.y, art.w, art.h)}</svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${x} ${y} ${w} ${h}" preserveAspectRatio="none">${artwork(artSeed, art.x, art.y, art.w, art.h)}</svg>`;
   return sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
 }
 

@@ -24,7 +24,8 @@ export async function identify(upload: Upload, query: z.output<typeof IdentifyQu
     if (err.code === "INVALID_IMAGE") throw new ApiError("INVALID_IMAGE", err.message, { parameter: "image" });
     throw new ApiError("PROVIDER_UNAVAILABLE", err.message, undefined, { "retry-after": "60" });
   }
-  const meta: Record<string, unknown> = { top_k: query.top_k, count: 0, outline: found.outline, index: found.index };
+  const printing = { shared_artwork: found.printing.sharedArtwork, ambiguous: found.printing.ambiguous, read: found.printing.read };
+  const meta: Record<string, unknown> = { top_k: query.top_k, count: 0, printing, outline: found.outline, index: found.index };
   if (found.noMatch) return { body: { data: [], no_match: true, meta }, credits: IDENTIFY_BASE };
   // A card removed since the index was built is left out rather than answered.
   const byId = cardIndex(await selectCardsByIds(found.candidates.map((c) => c.id)));
@@ -38,7 +39,7 @@ export async function identify(upload: Upload, query: z.output<typeof IdentifyQu
   if (full.notes?.length) meta.plan_notes = full.notes;
   if (withheld.length) meta.withheld = withheld;
   return {
-    body: { data: hits.map((h, i) => ({ rank: i + 1, distance: h.distance, card: presentCard(h.row, full) })), no_match: false, meta },
+    body: { data: hits.map((h, i) => ({ rank: i + 1, distance: h.distance, shares_artwork: h.sharesArtwork, card: presentCard(h.row, full) })), no_match: false, meta },
     cardIds: hits.map((h) => h.row.id),
   };
 }

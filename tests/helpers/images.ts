@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { withPrinting } from "@/lib/vision/art";
 import { renderFace, type FaceCard } from "@/lib/vision/render";
 import { synthCenteringPhoto, synthPhoto } from "@/lib/vision/synth";
 
@@ -22,9 +23,13 @@ export function imageForm(bytes: Buffer, type = "image/jpeg", name = "scan.jpg")
   return form;
 }
 
-/** A phone photo of `card`'s rendered face: perspective, clutter, glare, JPEG (lib/vision/synth.ts). */
+/**
+ * A phone photo of `card`'s rendered face: perspective, clutter, glare, JPEG (lib/vision/synth.ts).
+ * The face is drawn as the catalogue's card would be (its shared art seed and printed line, from
+ * the test database), unless `card` says otherwise.
+ */
 export async function cardPhoto(card: FaceCard = SAMPLE_CARD, seed = "test"): Promise<Buffer> {
-  return (await synthPhoto(await renderFace(card), { seed })).photo;
+  return (await synthPhoto(await renderFace(await withPrinting(card)), { seed })).photo;
 }
 
 /** A photo with no card in it: blurred coloured shapes. */

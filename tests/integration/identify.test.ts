@@ -2,6 +2,10 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { makeAccount } from "../helpers/accounts";
 import { call } from "../helpers/api";
+import { faceRow } from "@/lib/images/queries/images";
+import { withPrinting } from "@/lib/vision/art";
+import { renderFace } from "@/lib/vision/render";
+import { synthPhoto } from "@/lib/vision/synth";
 import { cardPhoto, imageForm, noCardPhoto, SAMPLE_CARD } from "../helpers/images";
 
 // POST /v1/vision/identify against the shared catalogue's index (built by the global setup).
@@ -22,9 +26,44 @@ describe("POST /v1/vision/identify", () => {
     expect(body.data[0].card.name).toBe("Charizard");
     const d = body.data.map((c: { distance: number }) => c.distance);
     expect([...d].sort((a, b) => a - b)).toEqual(d);
-    expect(d[0]).toBeLessThan(d[1] / 2);
+    // Base Set's Charizard shares its artwork with its reprints (Base Set 2, Legendary
+    // Collection, the Japanese original): the printed line told them apart.
+    expect(body.meta.printing).toEqual({ shared_artwork: 4, ambiguous: false, read: { line: "BS 4/102", language: "EN" } });
+    const sharing = body.data.filter((c: { shares_artwork: boolean }) => c.shares_artwork).map((c: { card: { id: string } }) => c.card.id);
+    expect(sharing.sort()).toEqual(["base1-4", "base4-4", "base6-3", "tcgdex-asia-PMCG1-021"]);
+    // The first card of another artwork stands well apart from the shared one.
+    const other = body.data.find((c: { shares_artwork: boolean }) => !c.shares_artwork);
+    expect(d[0]).toBeLessThan(other.distance / 2);
     expect(body.meta.outline).toHaveLength(4);
     expect(body.meta.index.cards).toBeGreaterThan(30_000);
+  });
+
+  it("cards that share an artwork are told apart by their printed line: set code, number and language", async () => {
+    for (const [id, line, language] of [["base4-4", "B2 4/130", "EN"], ["tcgdex-asia-PMCG1-021", "PMCG1 021/102", "JA"]] as const) {
+      const face = await renderFace(await withPrinting((await faceRow(id))!));
+      const { photo } = await synthPhoto(face, { seed: `shared-${id}` });
+      const { res, body } = await identify(photo);
+      expect(res.status).toBe(200);
+      expect(body.data[0].card.id).toBe(id);
+      expect(body.meta.printing).toMatchObject({ ambiguous: false, read: { line, language } });
+    }
+  });
+
+  it("when the printed line is hidden, the cards sharing the artwork come first and the printing is flagged ambiguous", async () => {
+    const card = await withPrinting((await faceRow("base4-4"))!);
+    const face = await renderFace(card);
+    // A thumb over the card's foot, where the line is printed.
+    const covered = await sharp(face).composite([{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="630" height="880"><rect x="20" y="770" width="600" height="90" rx="40" fill="#e0ac69"/></svg>`) }]).png().toBuffer();
+    const { photo } = await synthPhoto(covered, { seed: "covered-line" });
+    const { res, body } = await identify(photo, "?top_k=6");
+    expect(res.status).toBe(200);
+    expect(body.no_match).toBe(false);
+    expect(body.meta.printing.ambiguous).toBe(true);
+    expect(body.meta.printing.read).toBeNull();
+    const firstFour = body.data.slice(0, 4).map((c: { card: { id: string }; shares_artwork: boolean }) => [c.card.id, c.shares_artwork]);
+    expect(firstFour.map(([id]: [string]) => id).sort()).toEqual(["base1-4", "base4-4", "base6-3", "tcgdex-asia-PMCG1-021"]);
+    expect(firstFour.every(([, s]: [string, boolean]) => s)).toBe(true);
+    expect(body.data[4].shares_artwork).toBe(false);
   });
 
   it("top_k and includes set the candidates and the cost: 26, 29, 30 as SPEC.md counts them", async () => {
