@@ -14,7 +14,10 @@ import { expectAccessible } from "./helpers/axe";
 
 const CARD = "base1-15"; // Venusaur, Mitsuhiro Arita: reprinted in base4, base6, pop2…
 const THIN_CARD = "base1-16"; // Zapdos: one Cardmarket figure from two sellers
-const FALLER = "base1-10"; // Mewtwo
+const FALLER = "base1-11"; // Nidoking
+// These cards are priced by no other test: the e2e server shares the integration run's database,
+// where bulk.test.ts prices Mewtwo (base1-10) on the same day as the last delivery here (CI failed
+// on it: the later file's figure won, and Mewtwo no longer fell).
 const SEALED = "base-set-base-set-theme-deck-blackout-revised-base-set-repr-136401";
 const ARTIST = "mitsuhiro-arita";
 
@@ -209,7 +212,7 @@ test("movers over 24h: the newest day's index against the day before's", async (
   const riser = page.getByTestId("risers").locator("tr", { has: page.locator(`a[href="/cards/${CARD}"]`) });
   await expect(riser).toContainText(/\+3\.\d %/);
   await expect(page.getByTestId("fallers").locator(`a[href="/cards/${FALLER}"]`)).toBeVisible();
-  await expect(page.getByTestId("fallers").locator("tr", { hasText: "Mewtwo" })).toContainText(/−3\.\d %/);
+  await expect(page.getByTestId("fallers").locator("tr", { hasText: "Nidoking" })).toContainText(/−3\.\d %/);
   await expectAccessible(page);
   await shoot(page, "movers-24h");
 });
