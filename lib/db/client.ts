@@ -84,6 +84,10 @@ async function openPostgres(url: string, role: DbRole): Promise<Handle> {
   // An idle connection the server ends (a restart, a dropped database) is an event, not a
   // crash: the pool replaces it, and the next query reports any real problem.
   pool.on("error", (err) => console.error("[db] idle connection lost:", err.message));
+  // A checked-out client (a transaction between statements) reports the loss on itself, where
+  // an unheard 'error' event would end the process. Its query in flight, or its next one,
+  // rejects with the error, and the pool drops the client when it is released.
+  pool.on("connect", (client) => client.on("error", (err) => console.error("[db] connection lost:", err.message)));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return { db, kind: "postgres", pool, close: () => pool.end() };
 }
