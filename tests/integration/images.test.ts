@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -176,5 +176,27 @@ describe("renders on request: limited per address, one per card", () => {
     expect((await from("198.51.100.7", a!)).status).toBe(200);
     expect((await from("198.51.100.7", b!)).status).toBe(200);
     expect((await from("198.51.100.7", c!)).status).toBe(429);
+  });
+});
+
+describe("rendered faces of the renderer before shared artwork (migration 0016)", () => {
+  it("are forgotten and drawn again on the next request; a download's record is kept", async () => {
+    const [card] = await query<{ id: string }>(`select c.id from cards c where c.deleted_at is null
+      and not exists (select 1 from images i where i.owner_id = c.id and i.owner_kind = 'card') order by c.id desc offset 3 limit 1`);
+    expect((await image(card!.id, "small")).status).toBe(200);
+    const sql = readFileSync(path.join("drizzle", "0016_rendered_faces_v2.sql"), "utf8");
+    // The migration's statement, limited to this file's two cards (other files serve faces meanwhile).
+    await query(sql.replace(/;\s*$/, "") + " AND owner_id = any($1)", [[card!.id, GOOD]]);
+    const forgotten = await query<{ storage_key: string | null }>("select storage_key from images where owner_id = $1", [card!.id]);
+    expect(forgotten.length).toBe(3);
+    expect(forgotten.every((r) => r.storage_key === null)).toBe(true);
+    const [kept] = await query<{ storage_key: string | null }>("select storage_key from images where owner_id = $1 and size = 'SMALL'", [GOOD]);
+    expect(kept!.storage_key).not.toBeNull();
+    const { body } = await getJson(`/v1/cards/${card!.id}?include=images`);
+    expect(body.data.images.find((i: { size: string }) => i.size === "SMALL")).toMatchObject({ origin: "rendered" });
+    expect((await image(card!.id, "small")).status).toBe(200);
+    const [drawn] = await query<{ storage_key: string | null; sha256: string | null }>("select storage_key, sha256 from images where owner_id = $1 and size = 'SMALL'", [card!.id]);
+    expect(drawn!.storage_key).not.toBeNull();
+    expect(drawn!.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 });
