@@ -180,6 +180,23 @@ function quantile(a: Float32Array, share: number): number {
  * `lines` strongest straight lines (identify takes 26: see identify.ts OUTLINE_LINES).
  */
 export function coarseQuads(g: Planes, max: number, lines_ = 18): Quad[] {
+  return shapedQuads(g, max, lines_, CARD_SHAPE);
+}
+
+/** What a quad's shape may be: its share of the frame, its short sides over its long ones, the typical one. */
+type Shape = { minShare: number; maxShare: number; lo: number; hi: number; aspect: number };
+const CARD_SHAPE: Shape = { minShare: 0.08, maxShare: 0.98, lo: 0.45, hi: 0.95, aspect: 0.716 };
+
+/**
+ * The artwork's window (`aspect`: its height over its width on the face) as quads: a strong
+ * rectangle inside the card, whole when a card's side is out of the frame or under a finger.
+ * Down to 1 % of the frame (a card of 6 %), best supported first.
+ */
+export function artQuads(g: Planes, max: number, lines_: number, aspect: number): Quad[] {
+  return shapedQuads(g, max, lines_, { minShare: 0.008, maxShare: 0.3, lo: aspect * 0.7, hi: Math.min(0.95, aspect * 1.35), aspect });
+}
+
+function shapedQuads(g: Planes, max: number, lines_: number, shape: Shape): Quad[] {
   const { mag, dir } = sobel(g);
   const lines = houghLines(g, mag, dir, lines_);
   const strong = strongNear(mag, g.w, g.h, Math.max(quantile(mag, 0.85), 15));
@@ -198,11 +215,11 @@ export function coarseQuads(g: Planes, max: number, lines_ = 18): Quad[] {
           const quad = orderCorners(pts as Point[]);
           if (!convex(quad)) continue;
           const share = area(quad) / frame;
-          if (share < 0.08 || share > 0.98) continue;
+          if (share < shape.minShare || share > shape.maxShare) continue;
           const side = (i: number) => Math.hypot(quad[(i + 1) % 4]!.x - quad[i]!.x, quad[(i + 1) % 4]!.y - quad[i]!.y);
           const aspect = (side(0) + side(2)) / (side(1) + side(3));
-          if (aspect < 0.45 || aspect > 0.95) continue;
-          candidates.push({ quad, score: support(quad, strong, g.w, g.h) * (1 - Math.abs(aspect - 0.716) * 0.5) });
+          if (aspect < shape.lo || aspect > shape.hi) continue;
+          candidates.push({ quad, score: support(quad, strong, g.w, g.h) * (1 - Math.abs(aspect - shape.aspect) * 0.5) });
         }
       }
     }

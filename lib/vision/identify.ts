@@ -4,6 +4,7 @@ import { findCard, grayOf, type Quad } from "./outline";
 import type { OpenIndex } from "./index-file";
 import { readPrinting } from "./read";
 import { FACE } from "./render";
+import { cardsFromArt } from "./window";
 import { nearest, visionIndex } from "./search";
 
 // A photo to ranked catalogue cards: decode (EXIF orientation honoured), find the card's
@@ -54,6 +55,22 @@ const SHORTLIST = 24;
  * `npm run eval:vision --calibrate` on photos the evaluation itself does not use.
  */
 export const MATCH = { maxDistance: 0.4, sureDistance: 0.1, maxRatio: 0.75 } as const;
+
+/**
+ * A card found from its artwork's window (no outline) is trusted only when it stands out far from
+ * the next artwork: windows are tried on photos of anything. On tuning photos of synth-hard.ts
+ * (seeds apart from eval:vision's) the right card's ratio was at most 0.35 and every wrong one,
+ * card or not, over 0.5.
+ */
+export const ART_MATCH = { maxDistance: 0.4, maxRatio: 0.45 } as const;
+/** Artwork-shaped rectangles tried (each both ways up), and rows each takes from the coarse scan. */
+const ART_WINDOWS = 2;
+const ART_SHORTLIST = 8;
+
+export function fromArtCredible(best: number | undefined, second: number | undefined): boolean {
+  if (best === undefined || best > ART_MATCH.maxDistance) return false;
+  return second === undefined || best <= ART_MATCH.maxRatio * second;
+}
 
 export function credible(best: number | undefined, second: number | undefined): boolean {
   if (best === undefined || best > MATCH.maxDistance) return false;
@@ -142,11 +159,11 @@ function groups(idx: OpenIndex): Groups {
  * becomes its least over all readings so far (the fine grids of rows already ranked are read
  * again from the page cache, cheaper than a second scan of the coarse vectors).
  */
-async function search(idx: OpenIndex, hits: Map<number, Hit>, before: Reading[], reads: Reading[], topK: number): Promise<Hit[]> {
+async function search(idx: OpenIndex, hits: Map<number, Hit>, before: Reading[], reads: Reading[], topK: number, shortlist = SHORTLIST): Promise<Hit[]> {
   // One hit per artwork group (its first row): rows of a group share one descriptor.
   const g = groups(idx);
   for (const r of reads) {
-    for (const h of nearest(idx.coarse, r.coarse, Math.max(SHORTLIST, topK) * 2)) {
+    for (const h of nearest(idx.coarse, r.coarse, Math.max(shortlist, topK) * 2)) {
       const row = g.of(h.row);
       if (!hits.has(row)) hits.set(row, { row, distance: Number.POSITIVE_INFINITY, read: r });
     }
@@ -174,6 +191,20 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   if (!credible(ranked[0]?.distance, ranked[1]?.distance)) {
     const frame = bothWays(rgb, [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }], null);
     ranked = await search(idx, hits, first, frame, topK);
+  }
+  // Still none: the card's outline may be hidden (a side out of the frame, fingers over it,
+  // glare). The artwork's window, a rectangle inside the card, gives the card by the face's
+  // proportions; each window is judged on its own, as an outline is, and more strictly.
+  if (!credible(ranked[0]?.distance, ranked[1]?.distance)) {
+    const cards = cardsFromArt(rgb, ART_WINDOWS, OUTLINE_LINES);
+    for (let i = 0; i < cards.length; i += 2) {
+      const reads = cards.slice(i, i + 2).map((q) => ({ ...describe(sampleRegion(rgb, q)), quad: q, oriented: q }));
+      const own = await search(idx, new Map(), [], reads, topK, ART_SHORTLIST);
+      if (fromArtCredible(own[0]?.distance, own[1]?.distance)) {
+        ranked = own;
+        break;
+      }
+    }
   }
   const noMatch = !credible(ranked[0]?.distance, ranked[1]?.distance);
   // The outline the answer was read from: none when the whole frame matched best.

@@ -1,0 +1,43 @@
+import { artQuads, downscale } from "./coarse";
+import { orderCorners, squareToQuad, type Quad } from "./outline";
+import { cornersOf, refineSides, scaleLines, snapSides } from "./refine";
+import { ART_BOX, FACE } from "./render";
+
+// Where a card is when its outline is not to be seen (a side out of the frame, fingers or glare
+// over its border): the artwork's printed window is a strong rectangle well inside the card, and
+// the face's proportions take its corners to the card's, perspective and all. identify.ts tries
+// these when neither an outline nor the whole frame gave a credible card.
+
+/** The artwork's window on the face: its height over its width. */
+const ART_ASPECT = ((ART_BOX.y1 - ART_BOX.y0) * FACE.height) / ((ART_BOX.x1 - ART_BOX.x0) * FACE.width);
+
+/**
+ * Cards around the photo's `max` best artwork-shaped rectangles (coarse.ts artQuads), each both
+ * ways up (the window is off the card's middle): the card's corners are the window's homography
+ * at the face's proportions, so they hold under perspective and may lie outside the photo.
+ */
+export function cardsFromArt(rgb: { data: Buffer | Uint8Array; w: number; h: number }, max: number, lines = 26): Quad[] {
+  const k = Math.max(1, Math.round(Math.max(rgb.w, rgb.h) / 300));
+  const small = downscale({ data: rgb.data, w: rgb.w, h: rgb.h, c: 3 }, k);
+  const span = { u: ART_BOX.x1 - ART_BOX.x0, v: ART_BOX.y1 - ART_BOX.y0 };
+  const corners = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([u, v]) => [(u! - ART_BOX.x0) / span.u, (v! - ART_BOX.y0) / span.v] as const);
+  const planes = { data: rgb.data, w: rgb.w, h: rgb.h, c: 3 };
+  return artQuads(small, max, lines, ART_ASPECT).flatMap((q0) => {
+    // The rough lines onto the window's edges (the outermost near them: its printed frame), then
+    // to a fraction of a pixel on the full image: the card's corners are far out from the window,
+    // where an error in its corners grows three times over.
+    const snapped = snapSides(small, q0, { in: 0.05, out: 0.01 });
+    const fine = snapped && refineSides(planes, scaleLines(snapped.lines, k), k + 1.5);
+    const rough = q0.map((p) => ({ x: p.x * k + (k - 1) / 2, y: p.y * k + (k - 1) / 2 }));
+    const q = fine?.quad ?? (snapped && cornersOf(scaleLines(snapped.lines, k))) ?? rough;
+    // orderCorners sets the long sides upright; the window's long sides run across the card.
+    const a = orderCorners(q);
+    return [[a[3], a[0], a[1], a[2]], [a[1], a[2], a[3], a[0]]].map((w) => {
+      const m = squareToQuad(w as Quad);
+      return corners.map(([u, v]) => {
+        const z = m[6]! * u + m[7]! * v + m[8]!;
+        return { x: (m[0]! * u + m[1]! * v + m[2]!) / z, y: (m[3]! * u + m[4]! * v + m[5]!) / z };
+      }) as Quad;
+    });
+  });
+}
