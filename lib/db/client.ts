@@ -232,7 +232,8 @@ export async function closeDb(): Promise<void> {
   slot.__pokedb = undefined;
   slot.__pokejobdb = undefined;
   const jobHandle = job ? await job.catch(() => undefined) : undefined;
-  const mainH = main ? await main : undefined;
+  // A handle whose opening failed (its database dropped meanwhile) has nothing to close.
+  const mainH = main ? await main.catch(() => undefined) : undefined;
   if (jobHandle && jobHandle !== mainH) await jobHandle.close();
   if (mainH) await mainH.close();
 }

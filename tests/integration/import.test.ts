@@ -70,6 +70,10 @@ beforeAll(() => {
 beforeEach(async () => {
   await closeDb();
   process.env.DATABASE_URL = await ensureDatabase(DB, { fresh: true });
+  // The request log and the ledger retry their writes in the background, and a retry opens a
+  // handle: one opened while the database was being dropped and made again holds a pool on the
+  // new, empty database without having migrated it ("relation does not exist"). Drop it too.
+  await closeDb();
   resetEnvForTests();
   // The database is new: so is the test key in it.
   forgetRoomyKeys();
