@@ -10,6 +10,9 @@ export async function migratePostgres(url: string): Promise<void> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const client = new Client({ connectionString: url, connectionTimeoutMillis: dbTimeouts("app").connectMs });
+  // A connection the server ends between statements (a dropped database, a restart) is reported
+  // on the client; unheard, it would end the process. The next statement fails with it instead.
+  client.on("error", (err) => console.error("[db] migration connection lost:", err.message));
   await client.connect();
   try {
     // Notices about existing schemas and tables are expected on every start.
