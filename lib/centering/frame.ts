@@ -88,6 +88,17 @@ function crossing(p: Profile, t: number, a: number[], b: number[], reach = 4): n
 
 type SideRead = { outer: number; inner: number; border: number[]; contrast: number; frameStep: number };
 
+/** The profile's strongest colour step between `from` and `to`: its position (-1 if none) and gradient. */
+function strongestStep(p: Profile, from: number, to: number): [number, number] {
+  let t0 = -1;
+  let g0 = 0;
+  for (let t = Math.max(1, Math.floor(from)); t < Math.min(p.length / 3 - 1, Math.ceil(to)); t++) {
+    const g = grad(p, t);
+    if (g > g0) [g0, t0] = [g, t];
+  }
+  return [t0, g0];
+}
+
 /**
  * One side on one profile: the outer edge, the strongest step within `window` (steps from the
  * raster's edge), then the frame, the first place inward where the colour leaves the border's
@@ -95,12 +106,7 @@ type SideRead = { outer: number; inner: number; border: number[]; contrast: numb
  */
 function readSide(p: Profile, window: [number, number], maxBorder: number): SideRead | null {
   const n = p.length / 3;
-  let t0 = -1;
-  let g0 = 0;
-  for (let t = Math.max(1, Math.floor(window[0])); t < Math.min(n - 1, Math.ceil(window[1])); t++) {
-    const g = grad(p, t);
-    if (g > g0) [g0, t0] = [g, t];
-  }
+  const [t0, g0] = strongestStep(p, window[0], window[1]);
   if (t0 < 0 || g0 < 3) return null;
   // The table's and the border's colours on either side of the step, clear of its blur.
   const table = meanCol(p, t0 - 8, t0 - 4);
@@ -168,13 +174,7 @@ export function readFrameOutward(r: Raster, frame: Edges): FrameRead | null {
 }
 
 function readSideOutward(p: Profile, expected: number, cw: number): SideRead | null {
-  const n = p.length / 3;
-  let t0 = -1;
-  let g0 = 0;
-  for (let t = Math.max(1, Math.floor(expected - cw * 0.008 - 2)); t < Math.min(n - 1, Math.ceil(expected + cw * 0.008 + 2)); t++) {
-    const g = grad(p, t);
-    if (g > g0) [g0, t0] = [g, t];
-  }
+  const [t0, g0] = strongestStep(p, expected - cw * 0.008 - 2, expected + cw * 0.008 + 2);
   if (t0 < 12 || g0 < 3) return null;
   const border = meanCol(p, t0 - 6, t0 - 4);
   const after = meanCol(p, t0 + 3, t0 + 5);

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { MAX_INPUT_PIXELS, pixelLimitMessage } from "@/lib/vision/identify";
-import { findCard, grayOf, rectify, squareToQuad, widen, type Point, type Quad } from "@/lib/vision/outline";
+import { findCard, grayOf, onSquare, rectify, squareToQuad, widen, type Point, type Quad } from "@/lib/vision/outline";
 
 // Centering from a flat scan: the card's outer edges against the background, then, scanning
 // inward from each edge along many lines, where the border's colour ends and the frame begins.
@@ -184,9 +184,8 @@ async function squaredUp(img: ReturnType<typeof sharp>, uploadedWidth: number): 
   // A point of the raster (pixel edges) in the uploaded image (pixel edges).
   const m = squareToQuad(wide);
   const toPhoto = (x: number, y: number) => {
-    const [u, v] = [x / w, y / h];
-    const z = m[6]! * u + m[7]! * v + m[8]!;
-    return { x: round1(((m[0]! * u + m[1]! * v + m[2]!) / z + 0.5) * scale), y: round1(((m[3]! * u + m[4]! * v + m[5]!) / z + 0.5) * scale) };
+    const p = onSquare(m, x / w, y / h);
+    return { x: round1((p.x + 0.5) * scale), y: round1((p.y + 0.5) * scale) };
   };
   return { raster, rectified: { quad, width: w, height: h, card: { left: MARGIN, right: MARGIN + CARD_W, top: MARGIN, bottom: MARGIN + CARD_H } }, score: found.score, flat, toPhoto };
 }

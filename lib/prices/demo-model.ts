@@ -1,19 +1,15 @@
 // The demo market, as pure functions: which series a product has and how its price walks.
 // No licensed feed exists here; every figure made from this model says so in its provenance.
 
+import { mulberry32 } from "@/lib/random";
+
 export type Rng = () => number;
 
+/** mulberry32 over the seed's FNV-1a hash. */
 export function rng(seed: string): Rng {
   let h = 2166136261;
   for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(h);
 }
 
 export const gauss = (r: Rng) => Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());

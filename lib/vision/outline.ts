@@ -156,10 +156,13 @@ export function squareToQuad(q: Quad): number[] {
 /** The quad of the points (u, v) of `q`'s square at -mu..1+mu, -mv..1+mv: `q` widened by a margin that follows its perspective. */
 export function widen(q: Quad, mu: number, mv: number): Quad {
   const m = squareToQuad(q);
-  return [[-mu, -mv], [1 + mu, -mv], [1 + mu, 1 + mv], [-mu, 1 + mv]].map(([u, v]) => {
-    const z = m[6]! * u! + m[7]! * v! + m[8]!;
-    return { x: (m[0]! * u! + m[1]! * v! + m[2]!) / z, y: (m[3]! * u! + m[4]! * v! + m[5]!) / z };
-  }) as Quad;
+  return [onSquare(m, -mu, -mv), onSquare(m, 1 + mu, -mv), onSquare(m, 1 + mu, 1 + mv), onSquare(m, -mu, 1 + mv)];
+}
+
+/** The point (u, v) of the unit square, carried by squareToQuad's matrix `m` (any u, v: outside it too). */
+export function onSquare(m: number[], u: number, v: number): Point {
+  const z = m[6]! * u + m[7]! * v + m[8]!;
+  return { x: (m[0]! * u + m[1]! * v + m[2]!) / z, y: (m[3]! * u + m[4]! * v + m[5]!) / z };
 }
 
 /**

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { mulberry32 } from "@/lib/random";
 import type { Quad } from "./outline";
 
 // A second photo generator for the evaluation, written apart from synth.ts (its own random
@@ -22,14 +23,7 @@ export function rng(seed: string): () => number {
     h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);
     h = (h << 13) | (h >>> 19);
   }
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(h);
 }
 
 type M3 = number[];

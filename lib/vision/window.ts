@@ -1,5 +1,5 @@
 import { artQuads, downscale } from "./coarse";
-import { orderCorners, squareToQuad, type Quad } from "./outline";
+import { onSquare, orderCorners, squareToQuad, type Quad } from "./outline";
 import { cornersOf, refineSides, scaleLines, snapSides } from "./refine";
 import { ART_BOX, FACE } from "./render";
 
@@ -34,10 +34,7 @@ export function cardsFromArt(rgb: { data: Buffer | Uint8Array; w: number; h: num
     const a = orderCorners(q);
     return [[a[3], a[0], a[1], a[2]], [a[1], a[2], a[3], a[0]]].map((w) => {
       const m = squareToQuad(w as Quad);
-      return corners.map(([u, v]) => {
-        const z = m[6]! * u + m[7]! * v + m[8]!;
-        return { x: (m[0]! * u + m[1]! * v + m[2]!) / z, y: (m[3]! * u + m[4]! * v + m[5]!) / z };
-      }) as Quad;
+      return corners.map(([u, v]) => onSquare(m, u, v)) as Quad;
     });
   });
 }
