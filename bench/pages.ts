@@ -1,6 +1,7 @@
 // The collector pages' speed: per page type, the time to the whole server-rendered HTML (p50/p95
-// over sequential requests, after a first visit to each address), and the search box's
-// suggestion latency per keystroke (each prefix of a few names typed letter by letter).
+// over sequential requests, after a first visit to each address), a signed-in collector's
+// /collection of 104 cards, and the search box's suggestion latency per keystroke (each prefix
+// of a few names typed letter by letter).
 //
 //   npx tsx bench/pages.ts --start                        starts the app itself, measures, stops it
 //   npx tsx bench/pages.ts --base http://127.0.0.1:3000    against a server already running
@@ -59,9 +60,9 @@ const pct = (xs: number[], p: number) => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function time(p: string): Promise<{ ms: number; status: number }> {
+async function time(p: string, cookie?: string): Promise<{ ms: number; status: number }> {
   const t = performance.now();
-  const res = await fetch(BASE + p, { headers: { accept: "text/html,application/json" } });
+  const res = await fetch(BASE + p, { headers: { accept: "text/html,application/json", ...(cookie ? { cookie } : {}) }, redirect: "manual" });
   await res.arrayBuffer();
   return { ms: performance.now() - t, status: res.status };
 }
@@ -136,21 +137,72 @@ async function waitSettled(): Promise<string> {
   }
 }
 
+// ── a signed-in collector, for /collection ─────────────────────────────────
+
+/**
+ * A collector's session cookie, their collection holding every card of base1 and a few more: sign
+ * up and sign in through the pages in Chromium (the forms are server actions), the confirmation
+ * link from the outbox (shown to this machine on the embedded default), then a CSV import.
+ */
+async function signedInCollector(): Promise<string> {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const page = await browser.newPage();
+    const email = `bench-collector-${Date.now()}@example.com`;
+    const password = "bench collector password";
+    await page.goto(`${BASE}/sign-up`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel(/^Password/).fill(password);
+    await page.getByLabel(/^Name/).fill("Bench Collector");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Check your mail" }).waitFor();
+    const outbox = await fetch(`${BASE}/dev/outbox?to=${encodeURIComponent(email)}`).then((r) => r.text());
+    const link = /href="https?:\/\/[^"/]+(\/confirm-email\?token=[0-9A-Za-z]+)"/.exec(outbox)?.[1];
+    if (!link) throw new Error("no confirmation link in the outbox");
+    await page.goto(BASE + link);
+    await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
+    await page.goto(`${BASE}/sign-in`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/dashboard$/);
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    // Base Set's holos are 1-16; the rest of it is printed plain.
+    const items: [string, string][] = [
+      ...Array.from({ length: 102 }, (_, i): [string, string] => [`base1-${i + 1}`, i < 16 ? "HOLOFOIL" : "NORMAL"]),
+      ["sv3pt5-6", "HOLOFOIL"], ["swsh7-215", "HOLOFOIL"],
+    ];
+    const csv = ["card_id,quantity,condition,printing,language,price_paid,currency,added_at",
+      ...items.map(([id, printing], i) => `${id},${1 + (i % 3)},NM,${printing},en,${(5 + i).toFixed(2)},EUR,2026-01-${String(1 + (i % 28)).padStart(2, "0")}`)].join("\n");
+    const form = new FormData();
+    form.append("file", new Blob([csv], { type: "text/csv" }), "collection.csv");
+    const res = await fetch(`${BASE}/collection/import`, { method: "POST", body: form, headers: { cookie, accept: "application/json", "sec-fetch-site": "same-origin" } });
+    if (!res.ok) throw new Error(`the CSV import answered ${res.status}: ${await res.text()}`);
+    return cookie;
+  } finally {
+    await browser.close();
+  }
+}
+
 // ── the measurement ─────────────────────────────────────────────────────────
 
 /** `first`: the slowest first visit among the type's addresses (not part of p50/p95). */
 type Row = { page: string; first: number | null; p50: number | null; p95: number | null; n: number; pass: boolean | null; note: string };
 
-async function measure(): Promise<Row[]> {
+async function measure(collector: string | null): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const [kind, paths] of Object.entries(PAGES)) {
+  const pages: [string, string[], string?][] = Object.entries(PAGES);
+  if (collector) pages.push(["collection (signed in)", ["/collection", "/collection?window=1y"], collector]);
+  else rows.push({ page: "collection (signed in)", first: null, p50: null, p95: null, n: 0, pass: null, note: "absent: no session (the outbox is shown only on the embedded default)" });
+  for (const [kind, paths, cookie] of pages) {
     const live: string[] = [];
     let first = 0;
     for (const p of paths) {
       // First visit: fills the pool, the prepared statements and the answer caches.
-      const w = await time(p);
+      const w = await time(p, cookie);
       first = Math.max(first, w.ms);
-      await time(p);
+      await time(p, cookie);
       if (w.status === 200) live.push(p);
       else console.log(`[bench pages] ${p} answered ${w.status} on its first visit: left out`);
     }
@@ -159,7 +211,7 @@ async function measure(): Promise<Row[]> {
       continue;
     }
     const times: number[] = [];
-    for (let i = 0; i < N; i++) for (const p of live) times.push((await time(p)).ms);
+    for (let i = 0; i < N; i++) for (const p of live) times.push((await time(p, cookie)).ms);
     const p95 = pct(times, 95);
     rows.push({ page: kind, first, p50: pct(times, 50), p95, n: times.length, pass: p95 < TARGET_MS, note: live.join(" ") });
   }
@@ -188,8 +240,9 @@ async function main() {
     await waitReady();
     state = `started on the embedded default (${await waitSettled()})`;
   }
+  const collector = await signedInCollector().catch((err) => (console.log(`[bench pages] no collector session: ${(err as Error).message}`), null));
   const started = Date.now();
-  const rows = await measure();
+  const rows = await measure(collector);
   stopServer();
 
   const f = (v: number | null) => (v == null ? "–" : v.toFixed(1));
