@@ -18,38 +18,41 @@ end
 `;
 
 // Applies the settles of answers that decided nothing (no card allowance): releases each slot,
-// adds each answer's cards, and moves the credits: under the answer's own generation its
-// reservation is in the counters, so a refund gives it back; under a generation rebuilt since,
-// it is not, so a served answer adds what it charged. In an unseeded period nothing is counted
-// (-1) and the rebuild is held back until the answers' ledger rows are written. Shared by
-// SETTLE_MANY and ACQUIRE, which takes an instance's pending settles along (one round trip).
+// adds each answer's cards, and works out how the credits move: under the answer's own
+// generation its reservation is in the counters, so a refund gives it back; under a generation
+// rebuilt since, it is not, so a served answer adds what it charged. In an unseeded period
+// (`gen` false) nothing is counted (-1) and the rebuild is held back until the answers' ledger
+// rows are written. Shared by SETTLE_MANY and ACQUIRE, which takes an instance's pending
+// settles along (one round trip); each moves the counters by the returned delta itself.
+// Every slot leaves in one ZREM and each answer's cards in one SADD: a command called from a
+// script costs about a microsecond of Redis's one thread, more than the work of most of them.
 // ARGV from `from`: per answer leaseId generation refundCredits charged cardCount cardId…
 const SETTLE_BATCH_FN = ADJUST_FN + `
-local function settleBatch(leases, seeded, credits, daily, cards, hold, ttl, holdMs, from)
-  local gen = redis.call('GET', seeded)
-  local out = {}
-  local delta = 0
+local function settleBatch(gen, leases, cards, hold, ttl, holdMs, from)
+  local out, ids = {}, {}
+  local delta, added = 0, false
   local i = from
   while i <= #ARGV do
-    redis.call('ZREM', leases, ARGV[i])
+    ids[#ids + 1] = ARGV[i]
     local n = tonumber(ARGV[i + 4])
     if not gen then
       out[#out + 1] = -1
     else
       if ARGV[i + 1] == gen then delta = delta - tonumber(ARGV[i + 2]) else delta = delta + tonumber(ARGV[i + 3]) end
+      -- An answer's card ids are distinct: SADD of them all counts what one SADD each would.
       local fresh = 0
-      for j = i + 5, i + 4 + n do
-        fresh = fresh + redis.call('SADD', cards, ARGV[j])
+      for j = i + 5, i + 4 + n, 500 do
+        fresh = fresh + redis.call('SADD', cards, unpack(ARGV, j, math.min(j + 499, i + 4 + n)))
       end
-      if fresh > 0 then redis.call('EXPIRE', cards, ttl) end
+      if fresh > 0 then added = true end
       out[#out + 1] = fresh
     end
     i = i + 5 + n
   end
+  if #ids > 0 then redis.call('ZREM', leases, unpack(ids)) end
+  if added then redis.call('EXPIRE', cards, ttl) end
   if not gen and #out > 0 then holdRebuild(hold, holdMs) end
-  adjust(credits, delta)
-  adjust(daily, delta)
-  return out
+  return out, delta
 end
 `;
 
@@ -61,6 +64,10 @@ end
  *    generation, new cards of each pending settle…}
  * The pending settles apply first, whatever the outcome. Refusals reserve nothing. The
  * per-minute window lives in the bucket's hash. Unseeded: retryAfterMs is what is left of a hold.
+ * Expiries are pushed out in steps rather than on every call (each call from a script costs
+ * Redis about a microsecond): the bucket's hash records until when its own and the leases' keys
+ * are known to live (xb, xl); the period's counters expire 8 days after the period ends, so
+ * once a minute is often enough to push theirs out (a trial extended, say).
  */
 export const ACQUIRE = SETTLE_BATCH_FN + `
 local now = tonumber(ARGV[1])
@@ -72,26 +79,31 @@ local rate, burst, perMinute = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(AR
 local maxIn, lease, leaseTtl = tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
 local cost, creditLimit, dailyCap = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local featureLimit, ttl, holdMs = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
-local settled = settleBatch(KEYS[2], KEYS[4], KEYS[3], KEYS[5], KEYS[7], KEYS[8], ttl, holdMs, 14)
+local v = redis.call('MGET', KEYS[3], KEYS[5], KEYS[6], KEYS[4])
+local gen = v[4]
+local used, daily, feature = tonumber(v[1] or '0'), tonumber(v[2] or '0'), tonumber(v[3] or '0')
+local settled, delta = settleBatch(gen, KEYS[2], KEYS[7], KEYS[8], ttl, holdMs, 14)
+-- Only existing counters move (adjust): the values just read say which exist.
+if delta ~= 0 then
+  if v[1] then used = redis.call('INCRBY', KEYS[3], delta) end
+  if v[2] then daily = redis.call('INCRBY', KEYS[5], delta) end
+end
 local function tail(r)
-  for _, v in ipairs(settled) do r[#r + 1] = v end
+  for _, s in ipairs(settled) do r[#r + 1] = s end
   return r
 end
 
-local used = tonumber(redis.call('GET', KEYS[3]) or '0')
-local daily = tonumber(redis.call('GET', KEYS[5]) or '0')
-local feature = tonumber(redis.call('GET', KEYS[6]) or '0')
 local cards = redis.call('SCARD', KEYS[7])
-local gen = redis.call('GET', KEYS[4])
 if not gen then return tail({6, 0, 0, used, daily, math.max(0, redis.call('PTTL', KEYS[8])), feature, cards, 0, ''}) end
 
-local b = redis.call('HMGET', KEYS[1], 't', 'ts', 'wm', 'wc')
+local b = redis.call('HMGET', KEYS[1], 't', 'ts', 'wm', 'wc', 'xb', 'xl')
 local tokens, ts = tonumber(b[1]), tonumber(b[2])
 if tokens == nil or ts == nil then tokens, ts = burst, now end
 tokens = math.min(burst, tokens + math.max(0, now - ts) * rate / 1000)
 local minute = math.floor(now / 60000)
+local newMinute = tonumber(b[3]) ~= minute
 local wc = 0
-if tonumber(b[3]) == minute then wc = tonumber(b[4]) or 0 end
+if not newMinute then wc = tonumber(b[4]) or 0 end
 
 local inFlight = 0
 local function out(code, retry)
@@ -99,26 +111,47 @@ local function out(code, retry)
 end
 if tokens < 1 then return out(1, math.ceil((1 - tokens) * 1000 / rate)) end
 if perMinute > 0 and wc >= perMinute then return out(1, 60000 - (now % 60000)) end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-inFlight = redis.call('ZCARD', KEYS[2])
+-- Expired leases (of an instance that died) count for nothing; they are dropped once a minute.
+if newMinute then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now) end
+inFlight = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
 if inFlight >= maxIn then return out(2, 1000) end
 if cost > 0 and creditLimit >= 0 and used + cost > creditLimit then return out(3, 0) end
 if cost > 0 and dailyCap >= 0 and daily + cost > dailyCap then return out(4, 86400000 - (now % 86400000)) end
 if featureLimit >= 0 and feature >= featureLimit then return out(5, 0) end
 
 tokens = tokens - 1
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'ts', now, 'wm', minute, 'wc', wc + 1)
-redis.call('PEXPIRE', KEYS[1], 120000)
+-- The bucket lives at least 120 s past its last use (full again by then), the leases' key at
+-- least a lease's TTL and a second past the last lease. Without any lease in force the key may
+-- be new (no expiry yet): its expiry is set then too.
+local xb, xl = tonumber(b[5]), tonumber(b[6])
+local fields = {'t', tostring(tokens), 'ts', now, 'wm', minute, 'wc', wc + 1}
+local bucketTtl = not xb or xb - now < 120000
+local leasesTtl = inFlight == 0 or not xl or xl - now < leaseTtl + 1000
+if bucketTtl then
+  xb = now + 180000
+  fields[#fields + 1] = 'xb'
+  fields[#fields + 1] = xb
+end
+if leasesTtl then
+  xl = now + leaseTtl + 31000
+  fields[#fields + 1] = 'xl'
+  fields[#fields + 1] = xl
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+if bucketTtl then redis.call('PEXPIRE', KEYS[1], 180000) end
 redis.call('ZADD', KEYS[2], now + leaseTtl, lease)
+if leasesTtl then redis.call('PEXPIRE', KEYS[2], leaseTtl + 31000) end
 inFlight = inFlight + 1
-redis.call('PEXPIRE', KEYS[2], leaseTtl + 1000)
 if cost > 0 then
   used = redis.call('INCRBY', KEYS[3], cost)
-  redis.call('EXPIRE', KEYS[3], ttl)
-  -- The generation lives as long as the credits it stands for.
-  redis.call('EXPIRE', KEYS[4], ttl)
   daily = redis.call('INCRBY', KEYS[5], cost)
-  redis.call('EXPIRE', KEYS[5], 172800)
+  -- The generation lives as long as the credits it stands for.
+  if newMinute or used == cost then
+    redis.call('EXPIRE', KEYS[3], ttl)
+    redis.call('EXPIRE', KEYS[4], ttl)
+  end
+  -- A new day's counter is made here.
+  if newMinute or daily == cost then redis.call('EXPIRE', KEYS[5], 172800) end
 end
 if featureLimit >= 0 then
   feature = redis.call('INCR', KEYS[6])
@@ -253,5 +286,8 @@ return now - tonumber(redis.call('GET', KEYS[1]))
  * → the new distinct cards of each answer, in order (-1: the period was unseeded)
  */
 export const SETTLE_MANY = SETTLE_BATCH_FN + `
-return settleBatch(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], tonumber(ARGV[1]), tonumber(ARGV[2]), 3)
+local out, delta = settleBatch(redis.call('GET', KEYS[2]), KEYS[1], KEYS[5], KEYS[6], tonumber(ARGV[1]), tonumber(ARGV[2]), 3)
+adjust(KEYS[3], delta)
+adjust(KEYS[4], delta)
+return out
 `;
