@@ -23,7 +23,10 @@ export const requestLog = pgTable("request_log", {
 }, (t) => [
   index("request_log_account_idx").on(t.accountId, t.at.desc(), t.id.desc()),
   index("request_log_request_idx").on(t.accountId, t.requestId),
-  index("request_log_at_idx").on(t.at),
+  // Only the retention's purge reads by time alone. Rows arrive in time order, so a BRIN index
+  // (a few pages for the whole table) serves it at almost no cost per insert; a btree on `at`
+  // was a third of the log's index bytes and of its insert work.
+  index("request_log_at_brin").using("brin", t.at),
 ]);
 
 // The request log summed per hour, route, key and status: the analytics read this, not the

@@ -10,7 +10,9 @@ const hourOf = (ms: number) => new Date(ms - (ms % 3_600_000)).toISOString();
 
 /**
  * One batch in one transaction: the rows as one JSON parameter (a statement whatever the
- * batch's size, no parameter limit), and their hourly sums added to usage_hourly.
+ * batch's size, no parameter limit), and their hourly sums added to usage_hourly. Read as json,
+ * not jsonb: each row is read once, and building jsonb first took Postgres twice the CPU
+ * (39 against 17 µs a row in a batch of 2,000).
  */
 export async function insertLogRows(batch: LogRow[]): Promise<void> {
   if (!batch.length) return;
@@ -40,12 +42,12 @@ export async function insertLogRows(batch: LogRow[]): Promise<void> {
     await tx.execute(sql`
       insert into request_log (account_id, at, key_id, method, route, status, error_code, credits, cards_added, refunded, latency, request_id)
       select account_id, at, key_id, method, route, status, error_code, credits, cards_added, refunded, latency, request_id
-      from jsonb_to_recordset(${logJson}::jsonb) as x(account_id text, at timestamptz, key_id text, method text, route text,
+      from json_to_recordset(${logJson}::json) as x(account_id text, at timestamptz, key_id text, method text, route text,
         status smallint, error_code text, credits int, cards_added int, refunded boolean, latency int, request_id text)`);
     await tx.execute(sql`
       insert into usage_hourly (account_id, hour, route, key_id, status, requests, credits, refunds, cards_added)
       select account_id, hour, route, key_id, status, requests, credits, refunds, cards_added
-      from jsonb_to_recordset(${sumJson}::jsonb) as x(account_id text, hour timestamptz, route text, key_id text, status smallint,
+      from json_to_recordset(${sumJson}::json) as x(account_id text, hour timestamptz, route text, key_id text, status smallint,
         requests int, credits int, refunds int, cards_added int)
       on conflict (account_id, hour, route, key_id, status) do update set
         requests = usage_hourly.requests + excluded.requests, credits = usage_hourly.credits + excluded.credits,
