@@ -141,8 +141,21 @@ function colourAt(g: Planes, x: number, y: number): number[] | null {
   return Array.from({ length: g.c }, (_, c) => (D[i + c]! * (1 - fx) + D[i + g.c + c]! * fx) * (1 - fy) + (D[i + r + c]! * (1 - fx) + D[i + r + g.c + c]! * fx) * fy);
 }
 
-// Colours this far apart (RGB distance; scaled for one channel) are different colours.
-const far = (a: number[], b: number[]) => Math.hypot(...a.map((v, c) => v - b[c]!)) > 40 * Math.sqrt(a.length / 3);
+/**
+ * Whether two colours (RGB, or one plane) are different paints. Within 40 they are the same; so
+ * are two of one chromaticity whose brightness differs by at most 30 %: a silver border's sheen
+ * or a shadow across the card makes one side lighter than the next (and a side lighter at one
+ * end), and read as different paints that border lost its sides to a table's straight grain.
+ */
+const far = (a: number[], b: number[]) => {
+  if (Math.hypot(...a.map((v, c) => v - b[c]!)) <= 40 * Math.sqrt(a.length / 3)) return false;
+  if (a.length !== 3) return true;
+  const ma = (a[0]! + a[1]! + a[2]!) / 3;
+  const mb = (b[0]! + b[1]! + b[2]!) / 3;
+  // Dark colours have no chromaticity worth comparing.
+  if (ma < 40 || mb < 40 || ma / mb > 1.3 || mb / ma > 1.3) return true;
+  return Math.hypot(...a.map((v, c) => v - (b[c]! * ma) / mb)) > 20;
+};
 
 /**
  * The colour just inside the line (its median along the line) when it is the same at most sample

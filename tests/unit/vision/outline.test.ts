@@ -96,3 +96,20 @@ describe("outline geometry", () => {
     }
   });
 });
+
+describe("findCard on a silver border's sheen", () => {
+  // A silver border is lighter on one side than on the next: read as one paint, not four, so a
+  // table's straight grain beside the card does not pass for one of its sides.
+  it("keeps the card's own sides on a wood table", async () => {
+    const { centeringCasePhoto, centeringCases } = await import("@/lib/vision/synth-centering-photos");
+    const cases = centeringCases("medium", 2, "sheen-a").filter((c) => c.border === "silver" && c.table === "wood");
+    expect(cases.length).toBe(2);
+    for (const c of cases) {
+      const { photo, quad } = await centeringCasePhoto(c);
+      const { data, info } = await sharp(photo).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const found = findCard(grayOf({ data, w: info.width, h: info.height }));
+      expect(found, c.seed).not.toBeNull();
+      expect(Math.max(...cornerErrors(found!.quad, quad)), c.seed).toBeLessThan(4);
+    }
+  });
+});
