@@ -146,28 +146,13 @@ async function waitSettled(): Promise<string> {
  */
 async function signedInCollector(): Promise<string> {
   const { chromium } = await import("@playwright/test");
+  const { signUpConfirmed, uniqueEmail } = await import("../e2e/helpers/account");
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
   try {
-    const page = await browser.newPage();
-    const email = `bench-collector-${Date.now()}@example.com`;
-    const password = "bench collector password";
-    await page.goto(`${BASE}/sign-up`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel(/^Password/).fill(password);
-    await page.getByLabel(/^Name/).fill("Bench Collector");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByRole("heading", { name: "Check your mail" }).waitFor();
-    const outbox = await fetch(`${BASE}/dev/outbox?to=${encodeURIComponent(email)}`).then((r) => r.text());
-    const link = /href="https?:\/\/[^"/]+(\/confirm-email\?token=[0-9A-Za-z]+)"/.exec(outbox)?.[1];
-    if (!link) throw new Error("no confirmation link in the outbox");
-    await page.goto(BASE + link);
-    await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
-    await page.goto(`${BASE}/sign-in`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/dashboard$/);
-    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const context = await browser.newContext({ baseURL: BASE });
+    const page = await context.newPage();
+    await signUpConfirmed(page, context.request, uniqueEmail("bench-collector"));
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     // Base Set's holos are 1-16; the rest of it is printed plain.
     const items: [string, string][] = [
       ...Array.from({ length: 102 }, (_, i): [string, string] => [`base1-${i + 1}`, i < 16 ? "HOLOFOIL" : "NORMAL"]),

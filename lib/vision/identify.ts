@@ -62,20 +62,16 @@ export const MATCH = { maxDistance: 0.4, sureDistance: 0.1, maxRatio: 0.75 } as 
  * (seeds apart from eval:vision's) the right card's ratio was at most 0.35 and every wrong one,
  * card or not, over 0.5.
  */
-export const ART_MATCH = { maxDistance: 0.4, maxRatio: 0.45 } as const;
+export const ART_MATCH = { maxDistance: 0.4, sureDistance: 0, maxRatio: 0.45 } as const;
 /** Artwork-shaped rectangles tried (each both ways up), and rows each takes from the coarse scan. */
 const ART_WINDOWS = 2;
 const ART_SHORTLIST = 8;
 
-export function fromArtCredible(best: number | undefined, second: number | undefined): boolean {
-  if (best === undefined || best > ART_MATCH.maxDistance) return false;
-  return second === undefined || best <= ART_MATCH.maxRatio * second;
-}
-
-export function credible(best: number | undefined, second: number | undefined): boolean {
-  if (best === undefined || best > MATCH.maxDistance) return false;
-  if (best <= MATCH.sureDistance || second === undefined) return true;
-  return best / second <= MATCH.maxRatio;
+/** Whether the best distance stands out by `rule` (MATCH; ART_MATCH for a card found from its artwork's window). */
+export function credible(best: number | undefined, second: number | undefined, rule: { maxDistance: number; sureDistance: number; maxRatio: number } = MATCH): boolean {
+  if (best === undefined || best > rule.maxDistance) return false;
+  if (best <= rule.sureDistance || second === undefined) return true;
+  return best / second <= rule.maxRatio;
 }
 
 export class IdentifyError extends Error {
@@ -200,7 +196,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     for (let i = 0; i < cards.length; i += 2) {
       const reads = cards.slice(i, i + 2).map((q) => ({ ...describe(sampleRegion(rgb, q)), quad: q, oriented: q }));
       const own = await search(idx, new Map(), [], reads, topK, ART_SHORTLIST);
-      if (fromArtCredible(own[0]?.distance, own[1]?.distance)) {
+      if (credible(own[0]?.distance, own[1]?.distance, ART_MATCH)) {
         ranked = own;
         break;
       }

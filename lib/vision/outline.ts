@@ -47,7 +47,7 @@ export function grayOf(rgb: { data: Buffer; w: number; h: number }): Gray {
 }
 
 /** Longest side of the small copy the lines are looked for on: a third of an 800 px photo. */
-const COARSE = 300;
+export const COARSE_SIDE = 300;
 
 /**
  * The card's outline in `g`, corners to a fraction of a pixel, ordered by orderCorners; null when
@@ -60,7 +60,7 @@ const COARSE = 300;
  * luminance are lost without it. Pixel (i, j)'s centre is the point (i, j).
  */
 export function findCard(g: Gray, o: { lines?: number } = {}): { quad: Quad; score: number } | null {
-  const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE));
+  const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE_SIDE));
   const planes = planesOf(g);
   const small = downscale(planes, k);
   const rate = (support: number[]) => Math.min(support.reduce((s, x) => s + x, 0) / 4, 1.5 * Math.min(...support));

@@ -1,5 +1,5 @@
 import { artQuads, downscale } from "./coarse";
-import { onSquare, orderCorners, squareToQuad, type Quad } from "./outline";
+import { COARSE_SIDE, onSquare, orderCorners, squareToQuad, type Quad } from "./outline";
 import { cornersOf, refineSides, scaleLines, snapSides } from "./refine";
 import { ART_BOX, FACE } from "./render";
 
@@ -17,11 +17,11 @@ const ART_ASPECT = ((ART_BOX.y1 - ART_BOX.y0) * FACE.height) / ((ART_BOX.x1 - AR
  * at the face's proportions, so they hold under perspective and may lie outside the photo.
  */
 export function cardsFromArt(rgb: { data: Buffer | Uint8Array; w: number; h: number }, max: number, lines = 26): Quad[] {
-  const k = Math.max(1, Math.round(Math.max(rgb.w, rgb.h) / 300));
-  const small = downscale({ data: rgb.data, w: rgb.w, h: rgb.h, c: 3 }, k);
+  const k = Math.max(1, Math.round(Math.max(rgb.w, rgb.h) / COARSE_SIDE));
+  const planes = { data: rgb.data, w: rgb.w, h: rgb.h, c: 3 };
+  const small = downscale(planes, k);
   const span = { u: ART_BOX.x1 - ART_BOX.x0, v: ART_BOX.y1 - ART_BOX.y0 };
   const corners = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([u, v]) => [(u! - ART_BOX.x0) / span.u, (v! - ART_BOX.y0) / span.v] as const);
-  const planes = { data: rgb.data, w: rgb.w, h: rgb.h, c: 3 };
   return artQuads(small, max, lines, ART_ASPECT).flatMap((q0) => {
     // The rough lines onto the window's edges (the outermost near them: its printed frame), then
     // to a fraction of a pixel on the full image: the card's corners are far out from the window,

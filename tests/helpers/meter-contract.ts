@@ -5,7 +5,14 @@ import { Outcome, UNSETTLED, type AcquireInput, type BatchSettle, type MeterDriv
 // One contract, replayed on every meter driver: the Lua scripts on Redis and the in-process
 // maps of the embedded default must decide alike. Times are passed explicitly.
 
-const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+/** An acquire's input at T0 for a new account: 5 a second, a burst of 10, 1 credit, no limit on credits. */
+export const acquireInput = (over: Partial<AcquireInput> = {}): AcquireInput => ({
+  account: `t-${randomUUID()}`, now: T0, rate: 5, burst: 10, perMinute: 0, maxInFlight: 100, leaseId: randomUUID(),
+  leaseTtlMs: 60_000, cost: 1, creditLimit: -1, creditPeriod: "p1", periodTtlS: 3600, dailyCap: -1, day: "20261122",
+  feature: "", featureLimit: -1, ...over,
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A driver, and how to make it lose one account's keys (what a Redis restart does to all of them). */
@@ -22,11 +29,7 @@ export function meterContract(name: string, make: () => Promise<ContractSubject>
       await m.close();
     });
 
-    const base = (over: Partial<AcquireInput> = {}): AcquireInput => ({
-      account: `t-${randomUUID()}`, now: T0, rate: 5, burst: 10, perMinute: 0, maxInFlight: 100, leaseId: randomUUID(),
-      leaseTtlMs: 60_000, cost: 1, creditLimit: -1, creditPeriod: "p1", periodTtlS: 3600, dailyCap: -1, day: "20261122",
-      feature: "", featureLimit: -1, ...over,
-    });
+    const base = acquireInput;
     const seed = (i: AcquireInput, over: Partial<SeedInput> = {}) =>
       m.seed({ account: i.account, creditPeriod: i.creditPeriod, day: i.day, credits: 0, daily: 0, cardIds: [], features: {}, periodTtlS: 3600, ...over });
     const ready = async (i: AcquireInput) => {

@@ -3,7 +3,7 @@ import Redis from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { ioredisClient, ScriptMeter } from "@/lib/meter/redis";
 import { keys, Outcome, type AcquireInput } from "@/lib/meter/types";
-import { meterContract } from "../helpers/meter-contract";
+import { acquireInput, meterContract, T0 } from "../helpers/meter-contract";
 
 // The same contract on the real Redis of the machine (REDIS_URL or 127.0.0.1:6379). Other
 // tests share it: a lost account is one account's keys deleted, never the whole store.
@@ -22,11 +22,7 @@ describe("the acquire script's expiries on Redis", () => {
   const redis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
   const meter = new ScriptMeter(ioredisClient(redis));
   afterAll(() => meter.close());
-  const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
-  const input = (account: string, over: Partial<AcquireInput> = {}): AcquireInput => ({
-    account, now: T0, rate: 1000, burst: 1000, perMinute: 0, maxInFlight: 100, leaseId: randomUUID(), leaseTtlMs: 60_000,
-    cost: 1, creditLimit: -1, creditPeriod: "p1", periodTtlS: 3600, dailyCap: -1, day: "20261122", feature: "", featureLimit: -1, ...over,
-  });
+  const input = (account: string, over: Partial<AcquireInput> = {}) => acquireInput({ account, rate: 1000, burst: 1000, ...over });
   const ttls = async (account: string, day: string) => {
     const k = keys(account, "p1", day, "");
     const out: Record<string, number> = {};
