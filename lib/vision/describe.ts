@@ -4,8 +4,9 @@ import { squareToQuad, type Quad } from "./outline";
 // Each colour channel is normalised to zero mean and unit spread over the grid, which cancels
 // exposure and colour casts; the grid's cells average away blur, noise and JPEG loss. The fine
 // grid (24 × 15) re-ranks; its 3 × 3 block means (8 × 5) make the coarse vector that the
-// in-memory search scans. Glare and occlusions spoil a few cells: the fine distance drops the
-// worst quarter of them.
+// in-memory search scans. Occlusions spoil a few cells: the fine distance drops the worst
+// quarter of them. Glare can spoil half the artwork: it is modelled, cell by cell, as a blend
+// toward white.
 
 /** The part of the face described, as shares of the card: inside the artwork's box with a margin. */
 export const REGION = { x0: 0.12, y0: 0.165, x1: 0.88, y1: 0.47 } as const;
@@ -19,7 +20,11 @@ const SS = 4;
 const Q = 40;
 
 export type Rgb = { data: Buffer | Uint8Array; w: number; h: number };
-export type Descriptor = { fine: Int8Array; coarse: Int8Array };
+/**
+ * `white`: where pure white (255) lands on each channel's normalised scale (int8 steps), what a
+ * glare lifts the photo's cells toward; only a photo's descriptor needs it.
+ */
+export type Descriptor = { fine: Int8Array; coarse: Int8Array; white: Float32Array };
 
 /** Per-cell mean colours of the region, sampled through the homography of the card's quad. */
 export function sampleRegion(rgb: Rgb, quad: Quad, region = REGION, shift = { x: 0, y: 0 }): Float32Array {
@@ -75,6 +80,7 @@ export function describe(cells: Float32Array): Descriptor {
   const n = FINE.w * FINE.h;
   const fine = new Int8Array(FINE_LEN);
   const z = new Float32Array(FINE_LEN);
+  const white = new Float32Array(3);
   for (let c = 0; c < 3; c++) {
     let sum = 0;
     let sq = 0;
@@ -84,6 +90,7 @@ export function describe(cells: Float32Array): Descriptor {
     // A flat channel (a grey card, a white wall) has no spread to normalise: keep it at zero.
     const sd = Math.max(Math.sqrt(sq / n), 4);
     for (let k = 0; k < n; k++) z[k * 3 + c] = (cells[k * 3 + c]! - mean) / sd;
+    white[c] = ((255 - mean) / sd) * Q;
   }
   for (let k = 0; k < FINE_LEN; k++) fine[k] = Math.max(-127, Math.min(127, Math.round(z[k]! * Q)));
   const coarse = new Int8Array(COARSE_LEN);
@@ -98,30 +105,56 @@ export function describe(cells: Float32Array): Descriptor {
       }
     }
   }
-  return { fine, coarse };
+  return { fine, coarse, white };
 }
+
+/** The most of a cell a glare may whiten: past it the card under it is too faint to count. */
+const GLARE_MAX = 0.85;
 
 /**
  * Robust distance of a photo's fine grid `a` to a card's `b` (at `offset`): per channel, the
  * photo is fitted as gain × card + offset over the cells that agree best (three quarters,
  * chosen again after each fit), and the distance is the residual's share of the photo's own
  * spread over those cells, square-rooted (0 identical, about 1 unrelated). The fit
- * absorbs what glare and shadows do to the normalisation; the trimming drops glare, occlusions
+ * absorbs what glare and shadows do to the normalisation; the trimming drops occlusions
  * and whatever the outline left of the background.
+ *
+ * Given the photo's `white`, each cell may also be a glare's blend of the card with white,
+ * (1 − α) × card + α × white, α from 0 to GLARE_MAX fitted per cell: a glare across half the
+ * artwork (a lamp's reflection on a sleeve) otherwise spoils more cells than the trimming drops.
+ * Only a lift toward white is explained, never a darkening or a change of hue.
  */
-export function fineDistance(a: Int8Array, b: Int8Array, offset = 0): number {
+export function fineDistance(a: Int8Array, b: Int8Array, offset = 0, white?: Float32Array): number {
   const n = FINE.w * FINE.h;
   const keep = Math.floor(n * 0.75);
   const gain = [1, 1, 1];
   const bias = [0, 0, 0];
   const res = new Float32Array(n);
+  const alpha = new Float32Array(n);
   const order = new Float32Array(n);
   let cut = Number.POSITIVE_INFINITY;
   let total = 0;
   for (let round = 0; round < 3; round++) {
     for (let k = 0; k < n; k++) {
-      let r = 0;
-      for (let c = 0; c < 3; c++) r += (a[k * 3 + c]! - gain[c]! * b[offset + k * 3 + c]! - bias[c]!) ** 2;
+      const i = k * 3;
+      const q0 = gain[0]! * b[offset + i]! + bias[0]!;
+      const q1 = gain[1]! * b[offset + i + 1]! + bias[1]!;
+      const q2 = gain[2]! * b[offset + i + 2]! + bias[2]!;
+      let e0 = a[i]! - q0;
+      let e1 = a[i + 1]! - q1;
+      let e2 = a[i + 2]! - q2;
+      if (white) {
+        const d0 = white[0]! - q0;
+        const d1 = white[1]! - q1;
+        const d2 = white[2]! - q2;
+        const dd = d0 * d0 + d1 * d1 + d2 * d2;
+        const t = dd > 0 ? Math.max(0, Math.min(GLARE_MAX, (e0 * d0 + e1 * d1 + e2 * d2) / dd)) : 0;
+        alpha[k] = t;
+        e0 -= t * d0;
+        e1 -= t * d1;
+        e2 -= t * d2;
+      }
+      const r = e0 * e0 + e1 * e1 + e2 * e2;
       res[k] = r;
       order[k] = r;
     }
@@ -130,14 +163,17 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0): number {
     total = 0;
     for (let k = 0; k < keep; k++) total += order[k]!;
     if (round === 2) break;
-    // Least squares of gain and offset per channel over the cells within the cut.
+    // Least squares of gain and offset per channel over the cells within the cut, on the photo
+    // with each cell's glare taken out, weighted by how much of the card shows through it.
     for (let c = 0; c < 3; c++) {
       let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
       for (let k = 0; k < n; k++) {
         if (res[k]! > cut) continue;
+        const t = alpha[k]!;
+        const w = (1 - t) * (1 - t);
         const x = b[offset + k * 3 + c]!;
-        const y = a[k * 3 + c]!;
-        m++; sx += x; sy += y; sxx += x * x; sxy += x * y;
+        const y = t > 0 ? (a[k * 3 + c]! - t * white![c]!) / (1 - t) : a[k * 3 + c]!;
+        m += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y;
       }
       const den = m * sxx - sx * sx;
       // Gains are kept within reason: a card's contrast is never inverted or blown up by a photo.

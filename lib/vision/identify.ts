@@ -49,12 +49,15 @@ const OUTLINE_LINES = 26;
 const SHORTLIST = 24;
 /**
  * When the nearest card is credible. Unrelated artworks measure about 1 apart, but among 39k
- * of them the nearest to any picture is much closer (0.15 to 0.7), so distance alone cannot tell
- * a card from a thing that is not one. What does: the right card stands out from the runner-up
- * (best / second well below 1), while a non-card's nearest is one of many equally near. Set by
- * `npm run eval:vision --calibrate` on photos the evaluation itself does not use.
+ * of them the nearest to any picture is much closer (a non-card's nearest: 0.11 to 0.51, median
+ * 0.26, with the glare model of describe.ts), so distance alone cannot tell a card from a thing
+ * that is not one. What does: the right card stands out from the runner-up (best / second: median
+ * 0.2), while a non-card's nearest is one of many equally near (median 0.94). Set on
+ * bench/tune-identify.ts's photos (seeds "tune", medium and hard, 300 non-cards), which the
+ * evaluation does not use: 0.2 / 0.05 / 0.7 kept as many non-cards out as 0.4 / 0.1 / 0.75 did
+ * before the glare model (293 and 291 of 300) and found 64 hard photos of 100 instead of 59.
  */
-export const MATCH = { maxDistance: 0.4, sureDistance: 0.1, maxRatio: 0.75 } as const;
+export const MATCH = { maxDistance: 0.2, sureDistance: 0.05, maxRatio: 0.7 } as const;
 
 /**
  * A card found from its artwork's window (no outline) is trusted only when it stands out far from
@@ -62,7 +65,7 @@ export const MATCH = { maxDistance: 0.4, sureDistance: 0.1, maxRatio: 0.75 } as 
  * (seeds apart from eval:vision's) the right card's ratio was at most 0.35 and every wrong one,
  * card or not, over 0.5.
  */
-export const ART_MATCH = { maxDistance: 0.4, sureDistance: 0, maxRatio: 0.45 } as const;
+export const ART_MATCH = { maxDistance: 0.2, sureDistance: 0, maxRatio: 0.45 } as const;
 /** Artwork-shaped rectangles tried (each both ways up), and rows each takes from the coarse scan. */
 const ART_WINDOWS = 2;
 const ART_SHORTLIST = 8;
@@ -168,7 +171,7 @@ async function search(idx: OpenIndex, hits: Map<number, Hit>, before: Reading[],
     const fine = await idx.fine(hit.row);
     // Rows new to this pass are measured against the earlier readings too.
     for (const read of hit.distance === Number.POSITIVE_INFINITY ? [...before, ...reads] : reads) {
-      const distance = fineDistance(read.fine, fine);
+      const distance = fineDistance(read.fine, fine, 0, read.white);
       if (distance < hit.distance) Object.assign(hit, { distance, read });
     }
   }));

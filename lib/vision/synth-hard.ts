@@ -70,8 +70,12 @@ function fingers(r: () => number, W: number, H: number, to: { x: number; y: numb
   }).join("");
 }
 
-/** A photo of `face` at `level`, and where the card's corners are (some may lie outside the frame). */
-export async function hardPhoto(face: Buffer, seed: string, level: Level): Promise<{ photo: Buffer; quad: Quad }> {
+/**
+ * A photo of `face` at `level`, and where the card's corners are (some may lie outside the frame).
+ * `without` leaves one defect out of the photo (its random draws still made, so the rest of the
+ * photo is the same): how much that defect costs, for diagnosis (bench/tune-identify.ts).
+ */
+export async function hardPhoto(face: Buffer, seed: string, level: Level, without?: "glare" | "fingers"): Promise<{ photo: Buffer; quad: Quad }> {
   const r = rng(`hard-synth:${level}:${seed}`);
   const [W, H] = ([[800, 800], [1000, 750], [720, 960]] as const)[Math.floor(r() * 3)]!;
   const L = { easy: 0, medium: 1, hard: 2 }[level];
@@ -156,8 +160,9 @@ export async function hardPhoto(face: Buffer, seed: string, level: Level): Promi
     const g = onCard(0.15 + r() * 0.7, 0.15 + r() * 0.7);
     const rad = cardW * ([0.15, 0.3, 0.45][L]! * (0.5 + r()));
     const peak = [0.35, 0.6, 0.9][L]! * (0.5 + r() * 0.5);
-    overlay.push(`<defs><radialGradient id="gl"><stop offset="0" stop-color="#fff" stop-opacity="${peak.toFixed(2)}"/><stop offset="0.5" stop-color="#fff" stop-opacity="${(peak * 0.6).toFixed(2)}"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs>`,
-      `<ellipse cx="${g.x.toFixed(1)}" cy="${g.y.toFixed(1)}" rx="${rad.toFixed(1)}" ry="${(rad * (0.4 + r() * 0.6)).toFixed(1)}" fill="url(#gl)" transform="rotate(${(r() * 180).toFixed(0)} ${g.x.toFixed(1)} ${g.y.toFixed(1)})"/>`);
+    const glare = [`<defs><radialGradient id="gl"><stop offset="0" stop-color="#fff" stop-opacity="${peak.toFixed(2)}"/><stop offset="0.5" stop-color="#fff" stop-opacity="${(peak * 0.6).toFixed(2)}"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs>`,
+      `<ellipse cx="${g.x.toFixed(1)}" cy="${g.y.toFixed(1)}" rx="${rad.toFixed(1)}" ry="${(rad * (0.4 + r() * 0.6)).toFixed(1)}" fill="url(#gl)" transform="rotate(${(r() * 180).toFixed(0)} ${g.x.toFixed(1)} ${g.y.toFixed(1)})"/>`];
+    if (without !== "glare") overlay.push(...glare);
   }
   const nFingers = L === 2 ? 1 + (r() < 0.5 ? 1 : 0) : L === 1 && r() < 0.5 ? 1 : 0;
   if (nFingers) {
@@ -169,7 +174,8 @@ export async function hardPhoto(face: Buffer, seed: string, level: Level): Promi
       const [u, v] = [[t, inset], [1 - inset, t], [t, 1 - inset], [inset, t]][side]!;
       return onCard(u!, v!);
     });
-    overlay.push(fingers(r, W, H, tips, cardW * (0.12 + r() * 0.06)));
+    const f = fingers(r, W, H, tips, cardW * (0.12 + r() * 0.06));
+    if (without !== "fingers") overlay.push(f);
   }
   let img = sharp(out, { raw: { width: W, height: H, channels: 3 } });
   if (overlay.length) {

@@ -33,6 +33,25 @@ group("artwork descriptors", () => {
     expect(fineDistance(d.fine, d.fine)).toBe(0);
   });
 
+  it("a glare's whitening over half the artwork is explained as glare, and explains no other artwork", async () => {
+    const a = await art("sv3pt5-6");
+    const d = describe(cellsOf(a));
+    // A lamp's reflection: white blended in, strongest at the region's right, fading to nothing by its middle.
+    const glared = Buffer.from(a.data);
+    for (let y = 0; y < a.h; y++) for (let x = 0; x < a.w; x++) {
+      const t = Math.max(0, (x / a.w - 0.45) / 0.55) * 0.8;
+      for (let c = 0; c < 3; c++) glared[(y * a.w + x) * 3 + c] = Math.round((1 - t) * a.data[(y * a.w + x) * 3 + c]! + t * 255);
+    }
+    const g = describe(cellsOf({ ...a, data: glared }));
+    const withGlare = fineDistance(g.fine, d.fine, 0, g.white);
+    expect(withGlare).toBeLessThan(0.1);
+    // Without the glare's model, the whitened half is more than the dropped quarter can hide.
+    expect(fineDistance(g.fine, d.fine)).toBeGreaterThan(2 * withGlare);
+    for (const other of ["base1-4", "base1-5", "xy1-1", "swsh1-1"]) {
+      expect(fineDistance(g.fine, describe(cellsOf(await art(other))).fine, 0, g.white)).toBeGreaterThan(0.35);
+    }
+  });
+
   it("sampling a face through its quad gives the grid a crop of the same region gives", async () => {
     // A face-sized canvas whose region holds the artwork: the rest is grey.
     const W = 630;
@@ -71,8 +90,10 @@ group("no_match rule", () => {
   it("a close best is a match; a far one or one no nearer than the runner-up is not", () => {
     expect(credible(undefined, undefined)).toBe(false);
     expect(credible(MATCH.sureDistance, MATCH.sureDistance)).toBe(true);
-    expect(credible(0.3, 0.3 / MATCH.maxRatio + 0.01)).toBe(true);
-    expect(credible(0.3, 0.3 / MATCH.maxRatio - 0.01)).toBe(false);
+    // Between the sure distance and the most a match may be, the runner-up decides.
+    const d = (MATCH.sureDistance + MATCH.maxDistance) / 2;
+    expect(credible(d, d / MATCH.maxRatio + 0.01)).toBe(true);
+    expect(credible(d, d / MATCH.maxRatio - 0.01)).toBe(false);
     expect(credible(MATCH.maxDistance + 0.01, 5)).toBe(false);
   });
 });

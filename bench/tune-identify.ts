@@ -1,0 +1,134 @@
+// Tuning runs for identification, on seeds the evaluation (eval-vision.ts, seeds "eval") never
+// uses: one synth-hard.ts level, photos made once and cached in /tmp, top-1 and no_match, the
+// non-card no_match rate, and a diagnosis of each miss (the outline found vs the true one).
+//   npx tsx bench/tune-identify.ts --level legacy|easy|medium|hard --photos 100 --noncards 100
+//     [--seeds tune] [--verbose] [--only 3,17] [--without glare|fingers] [--dump file.json]
+// --without makes the same photos without that defect (what it costs); --dump writes each
+// photo's best and next distance, for choosing the no-match rule's thresholds offline.
+// Needs the index built (npm run job -- vision-index) against the configured database.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Quad } from "@/lib/vision/outline";
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+const level = arg("level", "hard") as "legacy" | "easy" | "medium" | "hard";
+const photos = Number(arg("photos", "100"));
+const noncards = Number(arg("noncards", "100"));
+const seeds = arg("seeds", "tune");
+const verbose = process.argv.includes("--verbose");
+const without = process.argv.includes("--without") ? (arg("without", "") as "glare" | "fingers") : undefined;
+const cache = path.join("/tmp/tune-identify", `${seeds}-${level}${without ? `-without-${without}` : ""}`);
+
+async function cached(name: string, make: () => Promise<Buffer>): Promise<Buffer> {
+  const file = path.join(cache, name);
+  try {
+    return await readFile(file);
+  } catch {
+    const b = await make();
+    await writeFile(file, b);
+    return b;
+  }
+}
+
+/** The right card's artwork distance and the best other artwork's, read through the true outline. */
+async function oracle(photo: Buffer, quad: Quad, id: string): Promise<string> {
+  const sharp = (await import("sharp")).default;
+  const { describe, fineDistance, sampleRegion } = await import("@/lib/vision/describe");
+  const { nearest, visionIndex } = await import("@/lib/vision/search");
+  const idx = (await visionIndex())!;
+  const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const rgb = { data, w: info.width, h: info.height };
+  const row = idx.meta.ids.indexOf(id);
+  const art = idx.meta.art!;
+  let right = Infinity;
+  let coarseRank = Infinity;
+  let other = Infinity;
+  for (const q of [quad, [quad[2], quad[3], quad[0], quad[1]] as Quad]) {
+    const d = describe(sampleRegion(rgb, q));
+    right = Math.min(right, fineDistance(d.fine, await idx.fine(row), 0, d.white));
+    const all = nearest(idx.coarse, d.coarse, 400);
+    const at = all.findIndex((h) => art[h.row] === art[row]);
+    if (at >= 0) coarseRank = Math.min(coarseRank, at);
+    for (const h of nearest(idx.coarse, d.coarse, 48)) {
+      if (art[h.row] === art[row]) continue;
+      other = Math.min(other, fineDistance(d.fine, await idx.fine(h.row), 0, d.white));
+    }
+  }
+  return `coarse rank ${coarseRank} right ${right.toFixed(3)} other ${other.toFixed(3)} ratio ${(right / other).toFixed(2)}`;
+}
+
+async function main() {
+  await mkdir(cache, { recursive: true });
+  const sharp = (await import("sharp")).default;
+  const { faceRow } = await import("@/lib/images/queries/images");
+  const { renderFace, seeded } = await import("@/lib/vision/render");
+  const { withPrinting } = await import("@/lib/vision/art");
+  const { hardPhoto } = await import("@/lib/vision/synth-hard");
+  const { identifyPhoto } = await import("@/lib/vision/identify");
+  const { synthPhoto } = await import("@/lib/vision/synth");
+  const { openIndex } = await import("@/lib/vision/index-file");
+  const idx = (await openIndex())!;
+  const ids = idx.meta.ids;
+  await idx.close();
+  const pick = seeded(`${seeds}:cards`);
+  const dump: { kind: string; right: boolean | undefined; best?: number; next?: number }[] = [];
+  let top1 = 0;
+  let none = 0;
+  const ms: number[] = [];
+  const only = process.argv.includes("--only") ? new Set(arg("only", "").split(",").map(Number)) : null;
+  for (let i = 0; i < photos; i++) {
+    const id = ids[Math.floor(pick() * ids.length)]!;
+    if (only && !only.has(i)) continue;
+    let quad: Quad | undefined;
+    const photo = await cached(`${i}.jpg`, async () => {
+      const face = await renderFace(await withPrinting((await faceRow(id))!));
+      const made = level === "legacy" ? await synthPhoto(face, { seed: `${seeds}:${i}` }) : await hardPhoto(face, `${seeds}:${i}`, level, without);
+      await writeFile(path.join(cache, `${i}.quad.json`), JSON.stringify(made.quad));
+      return made.photo;
+    });
+    quad ??= JSON.parse(await readFile(path.join(cache, `${i}.quad.json`), "utf8")) as Quad;
+    const t = performance.now();
+    const r = await identifyPhoto(photo, 5);
+    ms.push(performance.now() - t);
+    const rank = r.noMatch ? -1 : r.candidates.findIndex((c) => c.id === id);
+    if (rank === 0) top1++;
+    const next = r.candidates.find((c) => !c.sharesArtwork)?.distance;
+    dump.push({ kind: "card", right: r.candidates[0]?.id === id || (r.candidates[0]?.sharesArtwork && r.candidates.some((c) => c.id === id && c.sharesArtwork)), best: r.candidates[0]?.distance, next });
+    if (r.noMatch) none++;
+    if (verbose && rank !== 0) {
+      console.log(`${seeds}:${i} ${id} ${r.noMatch ? "no_match" : `rank ${rank}`} best ${r.candidates[0]?.id} ${r.candidates[0]?.distance} next ${r.candidates.find((c) => !c.sharesArtwork)?.distance} outline ${r.outline ? `off ${Math.max(...r.outline.map((p, k) => Math.min(...[0, 1, 2, 3].map((s) => Math.hypot(p.x - quad![(k + s) % 4]!.x, p.y - quad![(k + s) % 4]!.y))))).toFixed(0)} px` : "none"} | true outline: ${await oracle(photo, quad, id)}`);
+    }
+  }
+  let rejected = 0;
+  for (let i = 0; i < noncards; i++) {
+    const photo = await cached(`noncard-${i}.jpg`, async () => {
+      const r = seeded(`noncard:${seeds}:${i}`);
+      const [w, h] = [630, 880];
+      const hue = () => Math.floor(r() * 360);
+      const shapes = (n: number) => Array.from({ length: n }, () =>
+        `<ellipse cx="${r() * w}" cy="${r() * h}" rx="${10 + r() * w * 0.3}" ry="${10 + r() * h * 0.2}" fill="hsl(${hue()},${30 + r() * 60}%,${20 + r() * 60}%)"/>`).join("");
+      const kind = Math.floor(r() * 4);
+      const object = [
+        `<rect width="${w}" height="${h}" fill="#f4f1e8"/>${Array.from({ length: 14 }, (_, k) => `<rect x="60" y="${90 + k * 52}" width="${200 + r() * 320}" height="14" fill="#333" opacity="0.7"/>`).join("")}`,
+        `<rect width="${w}" height="${h}" fill="hsl(${hue()},40%,50%)"/>${shapes(25)}`,
+        `<rect width="${w}" height="${h}" fill="#111"/><rect x="30" y="60" width="${w - 60}" height="${h - 140}" fill="hsl(${hue()},60%,60%)"/>${shapes(6)}`,
+        `<rect width="${w}" height="${h}" fill="hsl(${hue()},50%,30%)"/><text x="60" y="200" font-size="70" font-family="DejaVu Serif" fill="#eee">A NOVEL</text>`,
+      ][kind]!;
+      const face = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${object}</svg>`)).png().toBuffer();
+      return i % 2 ? (await hardPhoto(face, `noncard:${seeds}:${i}`, "medium")).photo : (await synthPhoto(face, { seed: `noncard:${seeds}:${i}` })).photo;
+    });
+    const r = await identifyPhoto(photo, 5);
+    dump.push({ kind: "noncard", right: false, best: r.candidates[0]?.distance, next: r.candidates.find((c) => !c.sharesArtwork)?.distance });
+    if (r.noMatch) rejected++;
+    else if (verbose) console.log(`non-card ${i} taken for ${r.candidates[0]?.id} ${r.candidates[0]?.distance}`);
+  }
+  ms.sort((a, b) => a - b);
+  if (process.argv.includes("--dump")) await writeFile(arg("dump", "/tmp/tune-dump.json"), JSON.stringify(dump));
+  console.log(`${seeds} ${level}: top-1 ${top1}/${photos}, no_match ${none}; non-cards rejected ${rejected}/${noncards}; p50 ${ms[Math.floor(ms.length / 2)]?.toFixed(0)} ms p95 ${ms[Math.floor(ms.length * 0.95)]?.toFixed(0)} ms`);
+  process.exit(0);
+}
+
+void main();
