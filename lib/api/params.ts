@@ -43,8 +43,12 @@ export const qParam = (description: string) => z.string().max(1000).optional().m
 
 export const PAGING_PARAMS = ["page", "offset"];
 
-/** The first problem of a failed parse, as the error a client can act on. */
-export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | "body" | "header", validParams: string[]): ApiError {
+/** What the client sent at `path` of `raw` (the query or path parameters before parsing). */
+const sentAt = (raw: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), raw);
+
+/** The first problem of a failed parse, as the error a client can act on; `raw` is what was parsed. */
+export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | "body" | "header", validParams: string[], raw?: unknown): ApiError {
   const param = issue.path.map(String).join(".");
   const custom = (issue as { params?: { code?: ErrorCode; details?: Record<string, unknown> } }).params;
   if (issue.code === "custom" && custom?.code) return new ApiError(custom.code, issue.message, custom.details);
@@ -65,6 +69,12 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
       });
     }
     return new ApiError("INVALID_PARAMETER", `Unknown parameter '${key}'.`, { parameter: key, valid_parameters: validParams });
+  }
+  // A number parameter names what it was sent: zod's own message reports the coerced NaN.
+  if (issue.code === "invalid_type" && (issue.expected === "number" || issue.expected === "int")) {
+    const sent = sentAt(raw, issue.path);
+    const got = typeof sent === "string" ? ` (got '${sent.length > 40 ? `${sent.slice(0, 40)}…` : sent}')` : "";
+    return new ApiError("INVALID_PARAMETER", `${param} must be ${issue.expected === "int" ? "a whole number" : "a number"}${got}.`, { parameter: param });
   }
   // A parameter with its own error code keeps it when it is merely too long.
   const own: Partial<Record<string, ErrorCode>> = { cursor: "INVALID_CURSOR", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD" };

@@ -249,7 +249,7 @@ function parseFresh(spec: RouteSpec<any, any, any>, req: Request, rawParams: Rec
 
 function validate(schema: z.ZodType, value: unknown, where: "query" | "path" | "body" | "header", validParams: string[]): unknown {
   const r = schema.safeParse(value, { reportInput: true });
-  if (!r.success) throw issueToError(r.error.issues[0]!, where, validParams);
+  if (!r.success) throw issueToError(r.error.issues[0]!, where, validParams, value);
   return r.data;
 }
 

@@ -14,7 +14,7 @@ const VALID = Object.keys(Query.shape);
 function errorOf(query: Record<string, unknown>, reportInput = true, where: "query" | "path" | "body" = "query") {
   const r = Query.safeParse(query, { reportInput });
   if (r.success) throw new Error(`expected ${JSON.stringify(query)} to fail`);
-  return issueToError(r.error.issues[0]!, where, VALID);
+  return issueToError(r.error.issues[0]!, where, VALID, query);
 }
 
 describe("limitParam", () => {
@@ -27,6 +27,12 @@ describe("limitParam", () => {
 });
 
 describe("issueToError", () => {
+  it("names what a number parameter was sent, not the NaN it became", () => {
+    expect(errorOf({ limit: "abc" })).toMatchObject({ code: "INVALID_PARAMETER", message: "limit must be a number (got 'abc').", details: { parameter: "limit" } });
+    expect(errorOf({ limit: "1.5" }).message).toBe("limit must be a whole number (got '1.5').");
+    expect(errorOf({ limit: "x".repeat(100) }).message).toBe(`limit must be a number (got '${"x".repeat(40)}…').`);
+  });
+
   it.each(["page", "offset"])("answers %s with INVALID_PARAMETER and did_you_mean cursor", (param) => {
     const err = errorOf({ [param]: "2" });
     expect(err.code).toBe("INVALID_PARAMETER");
