@@ -1,5 +1,5 @@
 // Tuning runs for identification, on seeds the evaluation (eval-vision.ts, seeds "eval") never
-// uses: one synth-hard.ts level, photos made once and cached in /tmp, top-1 and no_match, the
+// uses: one level (synth.ts's "legacy" or one of synth-hard.ts's), photos made once and cached in /tmp, top-1 and no_match, the
 // non-card no_match rate, and a diagnosis of each miss (the outline found vs the true one).
 //   npx tsx bench/tune-identify.ts --level legacy|easy|medium|hard --photos 100 --noncards 100
 //     [--seeds tune] [--verbose] [--only 3,17] [--without glare|fingers] [--dump file.json]
@@ -9,6 +9,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Quad } from "@/lib/vision/outline";
+import { nonCardPhoto } from "./noncard";
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -62,7 +63,6 @@ async function oracle(photo: Buffer, quad: Quad, id: string): Promise<string> {
 
 async function main() {
   await mkdir(cache, { recursive: true });
-  const sharp = (await import("sharp")).default;
   const { faceRow } = await import("@/lib/images/queries/images");
   const { renderFace, seeded } = await import("@/lib/vision/render");
   const { withPrinting } = await import("@/lib/vision/art");
@@ -104,22 +104,7 @@ async function main() {
   }
   let rejected = 0;
   for (let i = 0; i < noncards; i++) {
-    const photo = await cached(`noncard-${i}.jpg`, async () => {
-      const r = seeded(`noncard:${seeds}:${i}`);
-      const [w, h] = [630, 880];
-      const hue = () => Math.floor(r() * 360);
-      const shapes = (n: number) => Array.from({ length: n }, () =>
-        `<ellipse cx="${r() * w}" cy="${r() * h}" rx="${10 + r() * w * 0.3}" ry="${10 + r() * h * 0.2}" fill="hsl(${hue()},${30 + r() * 60}%,${20 + r() * 60}%)"/>`).join("");
-      const kind = Math.floor(r() * 4);
-      const object = [
-        `<rect width="${w}" height="${h}" fill="#f4f1e8"/>${Array.from({ length: 14 }, (_, k) => `<rect x="60" y="${90 + k * 52}" width="${200 + r() * 320}" height="14" fill="#333" opacity="0.7"/>`).join("")}`,
-        `<rect width="${w}" height="${h}" fill="hsl(${hue()},40%,50%)"/>${shapes(25)}`,
-        `<rect width="${w}" height="${h}" fill="#111"/><rect x="30" y="60" width="${w - 60}" height="${h - 140}" fill="hsl(${hue()},60%,60%)"/>${shapes(6)}`,
-        `<rect width="${w}" height="${h}" fill="hsl(${hue()},50%,30%)"/><text x="60" y="200" font-size="70" font-family="DejaVu Serif" fill="#eee">A NOVEL</text>`,
-      ][kind]!;
-      const face = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${object}</svg>`)).png().toBuffer();
-      return i % 2 ? (await hardPhoto(face, `noncard:${seeds}:${i}`, "medium")).photo : (await synthPhoto(face, { seed: `noncard:${seeds}:${i}` })).photo;
-    });
+    const photo = await cached(`noncard-${i}.jpg`, () => nonCardPhoto(`${seeds}:${i}`, i % 2 === 1));
     const r = await identifyPhoto(photo, 5);
     dump.push({ kind: "noncard", right: false, best: r.candidates[0]?.distance, next: r.candidates.find((c) => !c.sharesArtwork)?.distance });
     if (r.noMatch) rejected++;
