@@ -43,11 +43,7 @@ export const qParam = (description: string) => z.string().max(1000).optional().m
 
 export const PAGING_PARAMS = ["page", "offset"];
 
-/** What the client sent at `path` of `raw` (the query or path parameters before parsing). */
-const sentAt = (raw: unknown, path: PropertyKey[]): unknown =>
-  path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), raw);
-
-/** The first problem of a failed parse, as the error a client can act on; `raw` is what was parsed. */
+/** The first problem of a failed parse, as the error a client can act on; `raw` is what was parsed (flat: query or path parameters). */
 export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | "body" | "header", validParams: string[], raw?: unknown): ApiError {
   const param = issue.path.map(String).join(".");
   const custom = (issue as { params?: { code?: ErrorCode; details?: Record<string, unknown> } }).params;
@@ -72,7 +68,7 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
   }
   // A number parameter names what it was sent: zod's own message reports the coerced NaN.
   if (issue.code === "invalid_type" && (issue.expected === "number" || issue.expected === "int")) {
-    const sent = sentAt(raw, issue.path);
+    const sent = (raw as Record<PropertyKey, unknown> | undefined)?.[issue.path[0]!];
     const got = typeof sent === "string" ? ` (got '${sent.length > 40 ? `${sent.slice(0, 40)}…` : sent}')` : "";
     return new ApiError("INVALID_PARAMETER", `${param} must be ${issue.expected === "int" ? "a whole number" : "a number"}${got}.`, { parameter: param });
   }

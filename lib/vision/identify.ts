@@ -120,7 +120,8 @@ async function decode(bytes: Buffer): Promise<{ rgb: Rgb & { data: Buffer }; sca
   return { rgb, scale };
 }
 
-const turned = (q: Quad): Quad => [q[2], q[3], q[0], q[1]];
+/** The same outline read the other way up. */
+export const turned = (q: Quad): Quad => [q[2], q[3], q[0], q[1]];
 
 type Reading = Descriptor & { quad: Quad | null; oriented: Quad };
 
