@@ -120,6 +120,10 @@ async function decode(bytes: Buffer): Promise<{ rgb: Rgb & { data: Buffer }; sca
   return { rgb, scale };
 }
 
+/** Within this share of a card's width to height (63 × 88 mm), an upright photo may be cropped to the card. */
+const CARD_SHAPED = 0.02;
+const cardShaped = (rgb: Rgb) => Math.abs(rgb.w / rgb.h - FACE.width / FACE.height) <= CARD_SHAPED * (FACE.width / FACE.height);
+
 /** The same outline read the other way up. */
 export const turned = (q: Quad): Quad => [q[2], q[3], q[0], q[1]];
 
@@ -189,7 +193,11 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   const first = found ? bothWays(rgb, found.quad, found.quad) : [];
   let ranked = first.length ? await search(idx, hits, [], first, topK) : [];
   // No credible card inside the outline (or none found): the photo may be cropped to the card.
-  if (!credible(ranked[0]?.distance, ranked[1]?.distance)) {
+  // So may an upright photo with a card's proportions (a scan, a face cropped to the card), even
+  // with a credible outline: that outline is then the printed frame, the only rectangle with
+  // edges inside, and squares the artwork up well enough but not the printed line below it.
+  // Each artwork keeps its nearest reading, so the frame is used only where it fits better.
+  if (!credible(ranked[0]?.distance, ranked[1]?.distance) || cardShaped(rgb)) {
     const frame = bothWays(rgb, [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }], null);
     ranked = await search(idx, hits, first, frame, topK);
   }

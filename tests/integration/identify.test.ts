@@ -49,6 +49,18 @@ describe("POST /v1/vision/identify", () => {
     }
   });
 
+  it("a face cropped to the card (a scan, the image route's own face) reads its printing, not the printed frame's", async () => {
+    // The card's edge is the image's edge: the only rectangle with edges inside is the printed frame.
+    for (const [id, line] of [["base1-4", "BS 4/102"], ["base4-4", "B2 4/130"]] as const) {
+      const face = await renderFace(await withPrinting((await faceRow(id))!));
+      const scan = await sharp(face).resize(734, 1025).webp({ quality: 90 }).toBuffer();
+      const { res, body } = await identify(scan);
+      expect(res.status).toBe(200);
+      expect(body.data[0].card.id).toBe(id);
+      expect(body.meta.printing).toMatchObject({ ambiguous: false, read: { line, language: "EN" } });
+    }
+  });
+
   it("when the printed line is hidden, the cards sharing the artwork come first and the printing is flagged ambiguous", async () => {
     const card = await withPrinting((await faceRow("base4-4"))!);
     const face = await renderFace(card);
