@@ -46,6 +46,9 @@ export function grayOf(rgb: { data: Buffer; w: number; h: number }): Gray {
   return { data, w: rgb.w, h: rgb.h, rgb: rgb.data };
 }
 
+/** The weakest colour step (over two pixels) an edge is looked for at on the half-size copy, where refine.ts's default misses a card on a table of nearly its own colour. */
+const FAINT_STEP = 6;
+
 /** Longest side of the small copy the lines are looked for on: a third of an 800 px photo. */
 export const COARSE_SIDE = 300;
 
@@ -98,8 +101,24 @@ export function findCard(g: Gray, o: { lines?: number } = {}): { quad: Quad; sco
       (c.border >= inner.border || fullBorder(c) >= fullBorder(inner)));
   }
   // On the full image, where a thin border's two edges are apart: the outermost again, then to a fraction of a pixel.
-  const snapped = onFull(best, best.colour);
-  const fine = refineSides(planes, snapped?.lines ?? scaleLines(best.lines, k), snapped ? 2.5 : k + 1.5);
+  let snapped = onFull(best, best.colour);
+  let fine = refineSides(planes, snapped?.lines ?? scaleLines(best.lines, k), snapped ? 2.5 : k + 1.5);
+  if (k >= 2) {
+    // A table of nearly the border's own colour. JPEG keeps colour at half resolution, which
+    // spreads a step of hue alone over more pixels than the full image's two-pixel difference
+    // sees, and a step of 15 is not much above the noise: on a half-size copy the step is sharp
+    // again and the noise halved, so weaker steps count (FAINT_STEP), and lines there are still
+    // good to a fraction of a pixel. There the card's own faint edge may lie outside the one
+    // found (the printed frame's, the strong one), or the edge found may not refine at all.
+    const half = downscale(planes, 2);
+    const here = fine ? (fine.quad.map((p) => ({ x: (p.x - 0.5) / 2, y: (p.y - 0.5) / 2 })) as Quad) : cornersOf(scaleLines(best.lines, k / 2));
+    const wider = here && widerFaint(half, here);
+    if (wider || !fine) {
+      snapped = wider ?? (here && snapSides(half, here, { in: 0.02, out: 0.06 }, best.colour, FAINT_STEP));
+      const onHalf = refineSides(half, snapped?.lines ?? scaleLines(best.lines, k / 2), snapped ? 2.5 : k / 2 + 1.5, FAINT_STEP);
+      fine = onHalf && { quad: onHalf.quad.map((p) => ({ x: 2 * p.x + 0.5, y: 2 * p.y + 0.5 })) as Quad, support: onHalf.support };
+    }
+  }
   if (!fine) return null;
   const quad = orderCorners(fine.quad);
   if (!convex(quad)) return null;
@@ -108,6 +127,59 @@ export function findCard(g: Gray, o: { lines?: number } = {}): { quad: Quad; sco
   const border = Math.max(best.border, snapped?.border ?? 0);
   const score = rate(fine.support) * (0.5 + 0.125 * border) * (0.6 + 0.1 * inner);
   return score < 0.4 ? null : { quad, score: Math.round(score * 1000) / 1000 };
+}
+
+/**
+ * The card's own edge outside the quad `q` found on `g`, when the quad is the printed frame's:
+ * on a table of nearly the border's own colour the frame is the strong edge and the card's a
+ * faint one outside it. Taken when all four sides move out onto a line with one colour inside
+ * them all (the border), each corner by 0.5 to 20 % of the card's width; null otherwise.
+ */
+function widerFaint(g: Planes, q: Quad): ReturnType<typeof snapSides> {
+  const r = snapSides(g, q, { in: 0, out: 0.15 }, undefined, FAINT_STEP);
+  const wide = r && cornersOf(r.lines);
+  if (!r || !wide || r.border < 4 || !convex(orderCorners(wide))) return null;
+  const [a, b] = [orderCorners(q), orderCorners(wide)];
+  const width = Math.sqrt(area(a) * 0.716);
+  const moved = a.map((p, i) => Math.hypot(p.x - b[i]!.x, p.y - b[i]!.y) / width);
+  if (moved.some((d) => d < 0.005 || d > 0.2) || area(b) < area(a) * 1.02) return null;
+  return bandRoughness(g, a, b) > BAND_ROUGH ? null : r;
+}
+
+/**
+ * How far a flat paint's colours stray across a border band (bandRoughness) at most: set on
+ * the centering tuning photos, where true borders measured 3.5 to 9 on plain tables (noise
+ * included) and grain between a card and a line of the wood 11.5 to 38.
+ */
+const BAND_ROUGH = 10;
+
+/**
+ * How uneven the band between quad `a` and the wider `b` is: on each side the median colour
+ * distance of 30 samples from their median colour, the worst side's. A card's border is one
+ * flat paint; a table's grain or pattern is not.
+ */
+function bandRoughness(g: Planes, a: Quad, b: Quad): number {
+  let worst = 0;
+  for (let k = 0; k < 4; k++) {
+    const cols: number[][] = [];
+    for (let i = 0; i < 10; i++) {
+      const f = 0.15 + (0.7 * i) / 9;
+      const pa = { x: a[k]!.x + (a[(k + 1) % 4]!.x - a[k]!.x) * f, y: a[k]!.y + (a[(k + 1) % 4]!.y - a[k]!.y) * f };
+      const pb = { x: b[k]!.x + (b[(k + 1) % 4]!.x - b[k]!.x) * f, y: b[k]!.y + (b[(k + 1) % 4]!.y - b[k]!.y) * f };
+      for (const depth of [0.3, 0.5, 0.7]) {
+        const x = Math.round(pa.x + (pb.x - pa.x) * depth);
+        const y = Math.round(pa.y + (pb.y - pa.y) * depth);
+        if (x < 0 || y < 0 || x >= g.w || y >= g.h) continue;
+        const o = (y * g.w + x) * g.c;
+        cols.push(Array.from({ length: g.c }, (_, c) => Number(g.data[o + c])));
+      }
+    }
+    if (cols.length < 10) return Infinity;
+    const med = Array.from({ length: g.c }, (_, c) => cols.map((x) => x[c]!).sort((x, y) => x - y)[cols.length >> 1]!);
+    const d = cols.map((x) => Math.hypot(...x.map((v, c) => v - med[c]!))).sort((x, y) => y - x);
+    worst = Math.max(worst, d[d.length >> 1]!);
+  }
+  return worst;
 }
 
 /** The share of quad `a` (sampled on a 10 × 10 grid) that lies inside quad `b`. */

@@ -19,7 +19,7 @@ let scratch = new Float64Array(1024);
  * the central difference's magnitude, sub-pixel by a parabola. The profile is averaged over
  * `rows` parallel rows: the edge is straight, the noise is not.
  */
-function steps(g: Planes, l: Line, s: number, lo: number, hi: number, rows: number): Peak[] {
+function steps(g: Planes, l: Line, s: number, lo: number, hi: number, rows: number, least = minStep(g.c)): Peak[] {
   const n = hi - lo + 3;
   const C = g.c;
   const D = g.data;
@@ -53,7 +53,6 @@ function steps(g: Planes, l: Line, s: number, lo: number, hi: number, rows: numb
     d[k] = Math.sqrt(sum) / (2 * half + 1);
   }
   const out: Peak[] = [];
-  const least = minStep(C);
   for (let k = 2; k < n - 2; k++) {
     const c = d[k]!;
     if (!(c >= least) || c < d[k - 1]! || c <= d[k + 1]!) continue;
@@ -225,12 +224,12 @@ type Snapped = { lines: Line[]; support: number[]; border: number; colour?: numb
  * the share of sample points on each line, `border` how many sides have the border's colour
  * inside (`colour`: found on three sides, or `known`).
  */
-export function snapSides(g: Planes, q: Quad, reach = { in: 0.035, out: 0.15 }, known?: number[]): Snapped | null {
+export function snapSides(g: Planes, q: Quad, reach = { in: 0.035, out: 0.15 }, known?: number[], least?: number): Snapped | null {
   const sides = sidesOf(q);
   const width = Math.min(sides[0]!.len + sides[2]!.len, sides[1]!.len + sides[3]!.len) / 2;
   const per = sides.map((l) => {
     const ss = positions(l.len, 40);
-    const all = ss.map((s) => steps(g, l, s, -Math.round(reach.in * width + 2), Math.round(reach.out * width + 2), 3));
+    const all = ss.map((s) => steps(g, l, s, -Math.round(reach.in * width + 2), Math.round(reach.out * width + 2), 3, least));
     const straight = lineCandidates(all, l.len).filter((c) => c.votes >= 0.3);
     // The colour inside a line is read halfway to the next line in (a thin border), at most 2 % of the card's width in.
     const cands = straight.map((c, i) => {
@@ -293,7 +292,7 @@ export function framed(g: Planes, lines: Line[]): number {
  * The lines (in `g`'s pixels) refined to a fraction of a pixel: at 100 points along each side the
  * strongest step within a few pixels, a robust straight fit, corners re-intersected; twice.
  */
-export function refineSides(g: Planes, lines: Line[], reach = 3.5): { quad: Quad; support: number[] } | null {
+export function refineSides(g: Planes, lines: Line[], reach = 3.5, least?: number): { quad: Quad; support: number[] } | null {
   const support = [0, 0, 0, 0];
   for (let pass = 0; pass < 2; pass++) {
     const corners = cornersOf(lines);
@@ -305,7 +304,7 @@ export function refineSides(g: Planes, lines: Line[], reach = 3.5): { quad: Quad
       const pts: Peak[] = [];
       for (const s of ss) {
         let best: Peak | undefined;
-        for (const p of steps(g, l, s, -Math.ceil(r), Math.ceil(r), 5)) if (Math.abs(p.t) <= r && (!best || p.m > best.m)) best = p;
+        for (const p of steps(g, l, s, -Math.ceil(r), Math.ceil(r), 5, least)) if (Math.abs(p.t) <= r && (!best || p.m > best.m)) best = p;
         if (best) pts.push(best);
       }
       const f = fit(pts, 10);
