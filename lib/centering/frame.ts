@@ -153,6 +153,9 @@ export type FrameRead = {
   doubts: string[];
 };
 
+/** How many times wider one pair of opposite borders (summed) may be than the other before a reading is doubted. */
+export const BORDER_PAIRS = 1.3;
+
 /** Two opposite borders together, as a share of the card's width, below which a reading is doubted. */
 export const MIN_BORDERS = 0.06;
 
@@ -250,6 +253,11 @@ function readWith(r: Raster, card: Edges, read: (p: Profile, expected: number, c
   if ((inner.left - outer.left + outer.right - inner.right) / width < MIN_BORDERS) doubts.push("side borders together under 6 % of the card's width: the edge found may be the frame's");
   if ((inner.top - outer.top + outer.bottom - inner.bottom) / width < MIN_BORDERS) doubts.push("top and bottom borders together under 6 % of the card's width: the edge found may be the frame's");
   if (proportions && Math.abs(width / height - cw / ch) > 0.03) doubts.push("the edges found do not make a card's proportions");
+  // A card prints its border about as wide all round (on the tuning photos the two pairs, each
+  // summed, were within 8 % of each other wherever the reading was right): a pair far wider
+  // than the other was read to the art or text on one axis, or to the frame on the other.
+  const pairs = [inner.left - outer.left + outer.right - inner.right, inner.top - outer.top + outer.bottom - inner.bottom];
+  if (proportions && Math.max(...pairs) > BORDER_PAIRS * Math.min(...pairs)) doubts.push("the side borders and the top and bottom ones differ too much for one card's border");
   // One colour on four sides, allowing for light falling off across the card (brightness) and a
   // foil's sheen: hue and saturation (chroma) within 9, brightness within a factor of 1.5.
   const colours = SIDES.map((k) => s[k]!.border);

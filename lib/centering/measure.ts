@@ -245,9 +245,11 @@ function measureSquared(r: Raster, rect: NonNullable<Measurement["rectified"]>, 
   }
   const lw = inner.left - outer.left, rw = outer.right - inner.right, tw = inner.top - outer.top, bw = outer.bottom - inner.bottom;
   let u = { left_right: ratioU(lw, rw, spreads.lr), top_bottom: ratioU(tw, bw, spreads.tb) };
-  if (doubts.length) u = { left_right: Math.max(u.left_right, DOUBTFUL_PP), top_bottom: Math.max(u.top_bottom, DOUBTFUL_PP) };
-  // Not knowing which way up, either side may be the larger: the uncertainty reaches 50/50.
-  if (way === null) u = { left_right: Math.max(u.left_right, Math.abs(ratios.left_right - 50)), top_bottom: Math.max(u.top_bottom, Math.abs(ratios.top_bottom - 50)) };
+  // A doubtful reading may have an edge on the table or the frame: at least DOUBTFUL_PP. Like one
+  // that cannot tell which way up the card lies, it cannot say which side is the larger either:
+  // its uncertainty reaches 50/50.
+  const floor = (ratio: number) => Math.max(doubts.length ? DOUBTFUL_PP : 0, doubts.length || way === null ? Math.abs(ratio - 50) : 0);
+  u = { left_right: Math.max(u.left_right, floor(ratios.left_right)), top_bottom: Math.max(u.top_bottom, floor(ratios.top_bottom)) };
   return {
     way,
     measurement: {
@@ -301,7 +303,7 @@ function measureRaster(r: Raster, scale: number): Omit<Measurement, "rectified">
   const flipped = uprightness(r, inner).way === "flipped";
   // Each border's width is uncertain by its two edges' spreads and half a working pixel.
   const u = (a: number, b: number, s: number[]) => (100 * Math.sqrt(s.reduce((n, x) => n + x * x + 0.083, 0)) * Math.max(a, b)) / (a + b) ** 2;
-  const doubt = (ratio: number, x: number) => Math.max(x, tilted ? DOUBTFUL_PP : 0, flipped ? Math.abs(ratio - 50) : 0);
+  const doubt = (ratio: number, x: number) => Math.max(x, tilted ? DOUBTFUL_PP : 0, tilted || flipped ? Math.abs(ratio - 50) : 0);
   const lw = inner.left - outer.left;
   const rw = outer.right - inner.right;
   const tw = inner.top - outer.top;

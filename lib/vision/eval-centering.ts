@@ -47,13 +47,16 @@ type Axis = { truth: number; measured: number; u: number };
 /** A side flip: the truth clearly favours one side (2 points or more off 50/50) and the answer the other. */
 export const isFlip = (a: { truth: number; measured: number }) => Math.abs(a.truth - 50) >= 2 && (a.truth - 50) * (a.measured - 50) < 0;
 
+/** A flip the answer stands by: its uncertainty does not reach 50/50, so it claims the wrong side is the larger. */
+export const isClaimedFlip = (a: Axis) => isFlip(a) && a.u + 0.005 < Math.abs(a.measured - 50);
+
 export type Tally = {
   /** Axis measurements (two a photo) answered, and photos refused (no measurement). */
   axes: number; refused: number;
-  /** Over every answered axis: error spread, share within 1 point, side flips. */
-  all: Spread & { within1: number; flips: number };
+  /** Over every answered axis: error spread, share within 1 point, side flips, and those of them claimed (isClaimedFlip). */
+  all: Spread & { within1: number; flips: number; claimed: number };
   /** Axes answered with uncertainty ≤ UNTRUSTED_PP: how many, and the same figures over them. */
-  trusted: Spread & { n: number; within1: number; flips: number };
+  trusted: Spread & { n: number; within1: number; flips: number; claimed: number };
   /** Answers off by more than 2 points whose uncertainty said so (over UNTRUSTED_PP), of all answers off by more than 2. */
   flagged_wrong: string;
 };
@@ -61,7 +64,7 @@ export type Tally = {
 function tally(axes: Axis[], refused: number): Tally {
   const figures = (xs: Axis[]) => {
     const err = xs.map((a) => Math.abs(a.measured - a.truth));
-    return { ...spread(err), within1: xs.length ? Math.round((1000 * err.filter((e) => e <= 1).length) / xs.length) / 10 : NaN, flips: xs.filter(isFlip).length };
+    return { ...spread(err), within1: xs.length ? Math.round((1000 * err.filter((e) => e <= 1).length) / xs.length) / 10 : NaN, flips: xs.filter(isFlip).length, claimed: xs.filter(isClaimedFlip).length };
   };
   const trusted = axes.filter((a) => a.u <= UNTRUSTED_PP);
   const wrong = axes.filter((a) => Math.abs(a.measured - a.truth) > 2);
@@ -118,7 +121,7 @@ export { LEVELS as CENTERING_LEVELS };
 /** A report's lines, as eval:vision prints them. */
 export function formatPhotoReport(rep: PhotoReport): string[] {
   const f = (t: Tally) =>
-    `p50 ${t.all.p50.toFixed(2).padStart(5)}  p90 ${t.all.p90.toFixed(2).padStart(6)}  ≤1pp ${String(t.all.within1).padStart(5)} %  flips ${String(t.all.flips).padStart(2)}  refused ${t.refused}` +
+    `p50 ${t.all.p50.toFixed(2).padStart(5)}  p90 ${t.all.p90.toFixed(2).padStart(6)}  ≤1pp ${String(t.all.within1).padStart(5)} %  flips ${String(t.all.flips).padStart(2)} (${t.all.claimed} claimed)  refused ${t.refused}` +
     `  | trusted ${t.trusted.n}/${t.axes}: p90 ${t.trusted.p90.toFixed(2)}  flips ${t.trusted.flips}  | wrong>2pp flagged ${t.flagged_wrong}`;
   const lines = [`  ${rep.level}: ${rep.photos} photos, measured in ${rep.measure_s.toFixed(2)} s (p50)`, `    all               ${f(rep.overall)}`];
   for (const [k, t] of Object.entries(rep.byBorder)) lines.push(`    border ${k.padEnd(10)} ${f(t)}`);
