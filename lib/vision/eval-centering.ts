@@ -47,7 +47,7 @@ type Axis = { truth: number; measured: number; u: number };
 /** A side flip: the truth clearly favours one side (2 points or more off 50/50) and the answer the other. */
 export const isFlip = (a: { truth: number; measured: number }) => Math.abs(a.truth - 50) >= 2 && (a.truth - 50) * (a.measured - 50) < 0;
 
-/** A flip the answer stands by: its uncertainty does not reach 50/50, so it claims the wrong side is the larger. */
+/** A flip the answer stands by: its uncertainty does not reach 50/50 (both are rounded to hundredths: a tie is no claim), so it claims the wrong side is the larger. */
 export const isClaimedFlip = (a: Axis) => isFlip(a) && a.u + 0.005 < Math.abs(a.measured - 50);
 
 export type Tally = {
