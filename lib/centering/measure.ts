@@ -165,7 +165,7 @@ const MARGIN = Math.round(0.12 * CARD_H);
 async function squaredUp(img: ReturnType<typeof sharp>, uploadedWidth: number): Promise<{ raster: Raster; rectified: NonNullable<Measurement["rectified"]>; score: number; flat: boolean; toPhoto: (x: number, y: number) => Point } | null> {
   const { data, info } = await img.clone().resize({ width: PHOTO, height: PHOTO, fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const rgb = { data, w: info.width, h: info.height };
-  const found = findCard(grayOf(rgb));
+  const found = findCard(grayOf(rgb), { outside: true });
   if (!found) return null;
   const q = found.quad;
   const tilt = Math.max(...q.map((a, k) => {

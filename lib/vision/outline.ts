@@ -60,9 +60,12 @@ export const COARSE_SIDE = 300;
  * the worst side, times how many sides have the border's colour inside them and a printed frame
  * inside that. A card scores about 0.75-1; clutter with no card in it rarely over 0.6, and under
  * 0.4 findCard answers null. Give `g` its colour (grayOf does): edges between colours of equal
- * luminance are lost without it. Pixel (i, j)'s centre is the point (i, j).
+ * luminance are lost without it. `outside`: also look for the card's own faint edge outside the
+ * one found (widerFaint), which centering needs and identification, whose artwork is squared up
+ * as well from the printed frame, does without (it costs a half-size copy, 6-10 ms a photo).
+ * Pixel (i, j)'s centre is the point (i, j).
  */
-export function findCard(g: Gray, o: { lines?: number } = {}): { quad: Quad; score: number } | null {
+export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {}): { quad: Quad; score: number } | null {
   const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE_SIDE));
   const planes = planesOf(g);
   const small = downscale(planes, k);
@@ -103,7 +106,7 @@ export function findCard(g: Gray, o: { lines?: number } = {}): { quad: Quad; sco
   // On the full image, where a thin border's two edges are apart: the outermost again, then to a fraction of a pixel.
   let snapped = onFull(best, best.colour);
   let fine = refineSides(planes, snapped?.lines ?? scaleLines(best.lines, k), snapped ? 2.5 : k + 1.5);
-  if (k >= 2) {
+  if (k >= 2 && (o.outside || !fine)) {
     // A table of nearly the border's own colour. JPEG keeps colour at half resolution, which
     // spreads a step of hue alone over more pixels than the full image's two-pixel difference
     // sees, and a step of 15 is not much above the noise: on a half-size copy the step is sharp
@@ -112,7 +115,7 @@ export function findCard(g: Gray, o: { lines?: number } = {}): { quad: Quad; sco
     // found (the printed frame's, the strong one), or the edge found may not refine at all.
     const half = downscale(planes, 2);
     const here = fine ? (fine.quad.map((p) => ({ x: (p.x - 0.5) / 2, y: (p.y - 0.5) / 2 })) as Quad) : cornersOf(scaleLines(best.lines, k / 2));
-    const wider = here && widerFaint(half, here);
+    const wider = o.outside && here ? widerFaint(half, here) : null;
     if (wider || !fine) {
       snapped = wider ?? (here && snapSides(half, here, { in: 0.02, out: 0.06 }, best.colour, FAINT_STEP));
       const onHalf = refineSides(half, snapped?.lines ?? scaleLines(best.lines, k / 2), snapped ? 2.5 : k / 2 + 1.5, FAINT_STEP);
