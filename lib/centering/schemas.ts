@@ -90,7 +90,7 @@ export const MeasureResponse = z.object({
   data: z.object({
     ratios: Shown.meta({ description: "The left border's share of both side borders, and the top's of top and bottom, e.g. 53.5/46.5." }),
     left_right: z.number(), top_bottom: z.number(),
-    uncertainty_pp: z.object({ left_right: z.number(), top_bottom: z.number() }).meta({ description: "One standard uncertainty of each ratio, in percentage points." }),
+    uncertainty_pp: z.object({ left_right: z.number(), top_bottom: z.number() }).meta({ description: "One standard uncertainty of each ratio, in percentage points. A reading in doubt (an edge that may be the table's or the printed frame's, borders no card prints) answers at least 10; it, and one that cannot tell which way up the card lies, at least |ratio − 50|: such an answer does not say which side is the larger." }),
     geometry: z.object({
       width: z.number().int(), height: z.number().int(), outer: EdgesOut, inner: EdgesOut,
       rectified: Rectified.nullable().meta({ description: "Null for a flat scan, whose lines are in the uploaded image. For a photo with the card in perspective or tilted, the card was squared up first: outer and inner are then in pixels of that squared-up raster." }),
