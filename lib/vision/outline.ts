@@ -136,7 +136,8 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
  * The card's own edge outside the quad `q` found on `g`, when the quad is the printed frame's:
  * on a table of nearly the border's own colour the frame is the strong edge and the card's a
  * faint one outside it. Taken when all four sides move out onto a line with one colour inside
- * them all (the border), each corner by 0.5 to 20 % of the card's width; null otherwise.
+ * them all (the border), each corner by 0.5 to 20 % of the card's width, and the band between
+ * is one flat paint (bandRoughness: not a line of a wood's grain); null otherwise.
  */
 function widerFaint(g: Planes, q: Quad): ReturnType<typeof snapSides> {
   const r = snapSides(g, q, { in: 0, out: 0.15 }, undefined, FAINT_STEP);
