@@ -250,14 +250,15 @@ function readWith(r: Raster, card: Edges, read: (p: Profile, expected: number, c
   const height = outer.bottom - outer.top;
   // A card's borders are 2.5 mm a side or more, 8 % of its 63 mm width for two: under 6 %, the
   // outline found is likely the printed frame and the "frame" a line inside it.
-  if ((inner.left - outer.left + outer.right - inner.right) / width < MIN_BORDERS) doubts.push("side borders together under 6 % of the card's width: the edge found may be the frame's");
-  if ((inner.top - outer.top + outer.bottom - inner.bottom) / width < MIN_BORDERS) doubts.push("top and bottom borders together under 6 % of the card's width: the edge found may be the frame's");
+  const sides = inner.left - outer.left + outer.right - inner.right;
+  const ends = inner.top - outer.top + outer.bottom - inner.bottom;
+  if (sides / width < MIN_BORDERS) doubts.push("side borders together under 6 % of the card's width: the edge found may be the frame's");
+  if (ends / width < MIN_BORDERS) doubts.push("top and bottom borders together under 6 % of the card's width: the edge found may be the frame's");
   if (proportions && Math.abs(width / height - cw / ch) > 0.03) doubts.push("the edges found do not make a card's proportions");
   // A card prints its border about as wide all round (on the tuning photos the two pairs, each
   // summed, were within 8 % of each other wherever the reading was right): a pair far wider
   // than the other was read to the art or text on one axis, or to the frame on the other.
-  const pairs = [inner.left - outer.left + outer.right - inner.right, inner.top - outer.top + outer.bottom - inner.bottom];
-  if (proportions && Math.max(...pairs) > BORDER_PAIRS * Math.min(...pairs)) doubts.push("the side borders and the top and bottom ones differ too much for one card's border");
+  if (proportions && Math.max(sides, ends) > BORDER_PAIRS * Math.min(sides, ends)) doubts.push("the side borders and the top and bottom ones differ too much for one card's border");
   // One colour on four sides, allowing for light falling off across the card (brightness) and a
   // foil's sheen: hue and saturation (chroma) within 9, brightness within a factor of 1.5.
   const colours = SIDES.map((k) => s[k]!.border);

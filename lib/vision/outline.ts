@@ -1,5 +1,5 @@
 import { area, coarseQuads, convex, downscale } from "./coarse";
-import { cornersOf, framed, refineSides, scaleLines, snapSides, type Line as Side } from "./refine";
+import { colourAt, cornersOf, framed, refineSides, scaleLines, snapSides, type Line as Side, type Snapped } from "./refine";
 
 // Finding a card in a photo and squaring it up, on the CPU without a vision library: card-shaped
 // quadrilaterals from straight lines on a small copy (coarse.ts) → their sides snapped onto the
@@ -92,10 +92,9 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
   // It must have the border's colour inside as many sides, counted on the full image if the
   // small one blurs a thin border (a card far off centre) into its frame.
   const floor = Math.max(0.45, 0.7 * best.score);
-  const onFull = (c: Candidate, known?: number[]) => {
-    const rough = cornersOf(scaleLines(c.lines, k));
-    return rough && k > 1 ? snapSides(planes, rough, { in: 0.02, out: 0.06 }, known) : null;
-  };
+  // A rough quad's sides on a larger copy `p`: onto the outermost edge near them again.
+  const snapOn = (p: Planes, rough: Quad | null, known?: number[], least?: number) => (rough ? snapSides(p, rough, { in: 0.02, out: 0.06 }, known, least) : null);
+  const onFull = (c: Candidate, known?: number[]) => (k > 1 ? snapOn(planes, cornersOf(scaleLines(c.lines, k)), known) : null);
   const fullBorder = (c: Candidate) => onFull(c)?.border ?? c.border;
   for (let next: Candidate | undefined = best; next; ) {
     best = next;
@@ -104,8 +103,12 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
       (c.border >= inner.border || fullBorder(c) >= fullBorder(inner)));
   }
   // On the full image, where a thin border's two edges are apart: the outermost again, then to a fraction of a pixel.
+  const lines = best.lines;
+  // On `p`, `f` times the small copy's resolution: the snapped sides, else the small copy's lines, to a fraction of a pixel.
+  const refined = (p: Planes, f: number, snapped: Snapped | null, least?: number) =>
+    refineSides(p, snapped?.lines ?? scaleLines(lines, f), snapped ? 2.5 : f + 1.5, least);
   let snapped = onFull(best, best.colour);
-  let fine = refineSides(planes, snapped?.lines ?? scaleLines(best.lines, k), snapped ? 2.5 : k + 1.5);
+  let fine = refined(planes, k, snapped);
   if (k >= 2 && (o.outside || !fine)) {
     // A table of nearly the border's own colour. JPEG keeps colour at half resolution, which
     // spreads a step of hue alone over more pixels than the full image's two-pixel difference
@@ -113,12 +116,13 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
     // again and the noise halved, so weaker steps count (FAINT_STEP), and lines there are still
     // good to a fraction of a pixel. There the card's own faint edge may lie outside the one
     // found (the printed frame's, the strong one), or the edge found may not refine at all.
+    // Pixel centres: the half-size copy's pixel (i, j) covers the full image's 2i..2i + 1.
     const half = downscale(planes, 2);
-    const here = fine ? (fine.quad.map((p) => ({ x: (p.x - 0.5) / 2, y: (p.y - 0.5) / 2 })) as Quad) : cornersOf(scaleLines(best.lines, k / 2));
+    const here = fine ? (fine.quad.map((p) => ({ x: (p.x - 0.5) / 2, y: (p.y - 0.5) / 2 })) as Quad) : cornersOf(scaleLines(lines, k / 2));
     const wider = o.outside && here ? widerFaint(half, here) : null;
     if (wider || !fine) {
-      snapped = wider ?? (here && snapSides(half, here, { in: 0.02, out: 0.06 }, best.colour, FAINT_STEP));
-      const onHalf = refineSides(half, snapped?.lines ?? scaleLines(best.lines, k / 2), snapped ? 2.5 : k / 2 + 1.5, FAINT_STEP);
+      snapped = wider ?? snapOn(half, here, best.colour, FAINT_STEP);
+      const onHalf = refined(half, k / 2, snapped, FAINT_STEP);
       fine = onHalf && { quad: onHalf.quad.map((p) => ({ x: 2 * p.x + 0.5, y: 2 * p.y + 0.5 })) as Quad, support: onHalf.support };
     }
   }
@@ -139,7 +143,7 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
  * them all (the border), each corner by 0.5 to 20 % of the card's width, and the band between
  * is one flat paint (bandRoughness: not a line of a wood's grain); null otherwise.
  */
-function widerFaint(g: Planes, q: Quad): ReturnType<typeof snapSides> {
+function widerFaint(g: Planes, q: Quad): Snapped | null {
   const r = snapSides(g, q, { in: 0, out: 0.15 }, undefined, FAINT_STEP);
   const wide = r && cornersOf(r.lines);
   if (!r || !wide || r.border < 4 || !convex(orderCorners(wide))) return null;
@@ -168,14 +172,11 @@ function bandRoughness(g: Planes, a: Quad, b: Quad): number {
     const cols: number[][] = [];
     for (let i = 0; i < 10; i++) {
       const f = 0.15 + (0.7 * i) / 9;
-      const pa = { x: a[k]!.x + (a[(k + 1) % 4]!.x - a[k]!.x) * f, y: a[k]!.y + (a[(k + 1) % 4]!.y - a[k]!.y) * f };
-      const pb = { x: b[k]!.x + (b[(k + 1) % 4]!.x - b[k]!.x) * f, y: b[k]!.y + (b[(k + 1) % 4]!.y - b[k]!.y) * f };
+      const [pa, pb] = [lerp(a[k]!, a[(k + 1) % 4]!, f), lerp(b[k]!, b[(k + 1) % 4]!, f)];
       for (const depth of [0.3, 0.5, 0.7]) {
-        const x = Math.round(pa.x + (pb.x - pa.x) * depth);
-        const y = Math.round(pa.y + (pb.y - pa.y) * depth);
-        if (x < 0 || y < 0 || x >= g.w || y >= g.h) continue;
-        const o = (y * g.w + x) * g.c;
-        cols.push(Array.from({ length: g.c }, (_, c) => Number(g.data[o + c])));
+        const p = lerp(pa, pb, depth);
+        const c = colourAt(g, Math.round(p.x), Math.round(p.y));
+        if (c) cols.push(c);
       }
     }
     if (cols.length < 10) return Infinity;
@@ -185,6 +186,8 @@ function bandRoughness(g: Planes, a: Quad, b: Quad): number {
   }
   return worst;
 }
+
+const lerp = (p: Point, q: Point, t: number): Point => ({ x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t });
 
 /** The share of quad `a` (sampled on a 10 × 10 grid) that lies inside quad `b`. */
 function covered(a: Quad, b: Quad): number {

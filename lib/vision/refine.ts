@@ -128,7 +128,7 @@ function lineCandidates(all: Peak[][], len: number): { a: number; b: number; vot
 }
 
 /** Colour at (x, y), bilinear; null off the image. */
-function colourAt(g: Planes, x: number, y: number): number[] | null {
+export function colourAt(g: Planes, x: number, y: number): number[] | null {
   const x0 = Math.floor(x);
   const y0 = Math.floor(y);
   if (x0 < 0 || y0 < 0 || x0 >= g.w - 1 || y0 >= g.h - 1) return null;
@@ -215,7 +215,7 @@ function moved(l: Line, a: number, b: number): Line {
 /** `count` positions along the middle 80 % of a side: the rounded corners are left out. */
 const positions = (len: number, count: number) => Array.from({ length: count }, (_, i) => len * (0.1 + (0.8 * (i + 0.5)) / count));
 
-type Snapped = { lines: Line[]; support: number[]; border: number; colour?: number[] };
+export type Snapped = { lines: Line[]; support: number[]; border: number; colour?: number[] };
 
 /**
  * Each side of the rough quad `q` moved onto the outermost straight edge within reach, from
