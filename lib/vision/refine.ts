@@ -146,7 +146,7 @@ export function colourAt(g: Planes, x: number, y: number): number[] | null {
  * or a shadow across the card makes one side lighter than the next (and a side lighter at one
  * end), and read as different paints that border lost its sides to a table's straight grain.
  */
-const far = (a: number[], b: number[]) => {
+export const far = (a: number[], b: number[]) => {
   if (Math.hypot(...a.map((v, c) => v - b[c]!)) <= 40 * Math.sqrt(a.length / 3)) return false;
   if (a.length !== 3) return true;
   const ma = (a[0]! + a[1]! + a[2]!) / 3;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { findCard, grayOf, orderCorners, squareToQuad, type Point, type Quad } from "@/lib/vision/outline";
 import { renderFace, seeded, type FaceCard } from "@/lib/vision/render";
 import { synthPhoto } from "@/lib/vision/synth";
+import { hardPhoto } from "@/lib/vision/synth-hard";
 
 // The outline on synthesised phone photos (perspective, rotation, clutter, glare, occlusion,
 // blur, JPEG), where the card's true corners are known, and the geometry it rests on.
@@ -46,6 +47,17 @@ describe("findCard on synthesised photos", () => {
     expect(errors[errors.length >> 1]).toBeLessThanOrEqual(1.5);
     expect(errors[errors.length - 1]).toBeLessThanOrEqual(4);
   }, 60_000);
+
+  it("finds a card whose sides fingers cross (synth-hard.ts's hard level), not the quads the fingers' edges close", async () => {
+    // Each missed (off by tens of pixels) while the coarse quads were ranked by their edges alone.
+    const faces = await Promise.all(CARDS.slice(0, 2).map((c) => renderFace(c)));
+    for (const s of [34, 51]) {
+      const { photo, quad } = await hardPhoto(faces[s % 2]!, `unit-outline-${s}`, "hard");
+      const found = findCard(await gray(photo), { lines: 26 });
+      expect(found, `seed ${s}`).not.toBeNull();
+      expect(Math.max(...cornerErrors(found!.quad, quad)), `seed ${s}`).toBeLessThanOrEqual(4);
+    }
+  }, 30_000);
 
   it("answers null or a low score for clutter with no card in it", async () => {
     const scores: number[] = [];
