@@ -116,6 +116,8 @@ function support(q: Quad, strong: Uint8Array, w: number, h: number): number {
   return n ? on / n : 0;
 }
 
+const dist = (p: Point, q: Point) => Math.hypot(q.x - p.x, q.y - p.y);
+
 export function area(q: Quad): number {
   let s = 0;
   for (let k = 0; k < 4; k++) s += q[k]!.x * q[(k + 1) % 4]!.y - q[(k + 1) % 4]!.x * q[k]!.y;
@@ -262,13 +264,18 @@ function shapedQuads(g: Planes, max: number, lines_: number, shape: Shape): Quad
           if (d === a || d === b || angleGap(lines[c]!.theta, lines[d]!.theta) > (25 * Math.PI) / 180) continue;
           const pts = [intersect(lines[a]!, lines[c]!), intersect(lines[a]!, lines[d]!), intersect(lines[b]!, lines[d]!), intersect(lines[b]!, lines[c]!)];
           if (pts.some((p) => !p || p.x < -g.w * 0.05 || p.y < -g.h * 0.05 || p.x > g.w * 1.05 || p.y > g.h * 1.05)) continue;
-          const quad = orderCorners(pts as Point[]);
-          if (!convex(quad)) continue;
-          const share = area(quad) / frame;
+          // The corners run round the quad already (along lines a, d, b, c): orderCorners, which
+          // sorts, is left to the few that pass.
+          const cyc = pts as Quad;
+          if (!convex(cyc)) continue;
+          const share = area(cyc) / frame;
           if (share < shape.minShare || share > shape.maxShare) continue;
-          const side = (i: number) => Math.hypot(quad[(i + 1) % 4]!.x - quad[i]!.x, quad[(i + 1) % 4]!.y - quad[i]!.y);
-          const aspect = (side(0) + side(2)) / (side(1) + side(3));
+          const ad = dist(cyc[0], cyc[1]) + dist(cyc[2], cyc[3]);
+          const bc = dist(cyc[1], cyc[2]) + dist(cyc[3], cyc[0]);
+          // Width over height: orderCorners stands the long sides upright.
+          const aspect = Math.min(ad, bc) / Math.max(ad, bc);
           if (aspect < shape.lo || aspect > shape.hi) continue;
+          const quad = orderCorners(cyc);
           candidates.push({ quad, score: support(quad, strong, g.w, g.h) * (1 - Math.abs(aspect - shape.aspect) * 0.5) });
         }
       }
