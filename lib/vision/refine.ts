@@ -212,6 +212,20 @@ function moved(l: Line, a: number, b: number): Line {
   return { p: { x: l.p.x + l.n.x * a, y: l.p.y + l.n.y * a }, u, n: n.x * l.n.x + n.y * l.n.y < 0 ? { x: -n.x, y: -n.y } : n };
 }
 
+/**
+ * How many of the positions `ss` along the line lie in the image, at least half of them: what a
+ * side's support is counted against. A card with a corner out of the frame has nothing to find
+ * there, and counted against all its positions it lost to the quads inside it.
+ */
+function inFrame(g: Planes, l: Line, ss: number[]): number {
+  const n = ss.filter((s) => {
+    const x = l.p.x + l.u.x * s;
+    const y = l.p.y + l.u.y * s;
+    return x >= 1 && y >= 1 && x <= g.w - 2 && y <= g.h - 2;
+  }).length;
+  return Math.max(n, ss.length / 2);
+}
+
 /** `count` positions along the middle 80 % of a side: the rounded corners are left out. */
 const positions = (len: number, count: number) => Array.from({ length: count }, (_, i) => len * (0.1 + (0.8 * (i + 0.5)) / count));
 
@@ -237,7 +251,7 @@ export function snapSides(g: Planes, q: Quad, reach = { in: 0.035, out: 0.15 }, 
       const gap = next ? c.a - next.a + ((c.b - next.b) * l.len) / 2 : Infinity;
       return { ...c, colour: insideColour(g, l, c.a, c.b, ss, Math.max(1, Math.min(0.02 * width, gap / 2))) };
     });
-    return { l, all, cands };
+    return { l, ss, all, cands };
   });
   // On each side the outermost line with the border's colour inside it: the colour inside the
   // outermost even-coloured, well-supported line of three sides at least (else a colour inside
@@ -249,7 +263,7 @@ export function snapSides(g: Planes, q: Quad, reach = { in: 0.035, out: 0.15 }, 
   const lines: Line[] = [];
   const support: number[] = [];
   let border = 0;
-  for (const { l, all, cands } of per) {
+  for (const { l, ss, all, cands } of per) {
     const edge = cands.find((c) => isBorder(c.colour));
     const found = edge ?? cands.find((c) => c.votes >= 0.6);
     if (!found) return null;
@@ -268,7 +282,7 @@ export function snapSides(g: Planes, q: Quad, reach = { in: 0.035, out: 0.15 }, 
     const f = fit(near, 6);
     if (!f) return null;
     lines.push(moved(l, f.a, f.b));
-    support.push(f.inliers / all.length);
+    support.push(f.inliers / inFrame(g, l, ss));
   }
   return { lines, support, border, colour: borderColour };
 }
@@ -309,7 +323,7 @@ export function refineSides(g: Planes, lines: Line[], reach = 3.5, least?: numbe
       }
       const f = fit(pts, 10);
       if (!f) return null;
-      support[k] = f.inliers / ss.length;
+      support[k] = f.inliers / inFrame(g, l, ss);
       next.push(moved(l, f.a, f.b));
     }
     lines = next;

@@ -59,6 +59,18 @@ describe("findCard on synthesised photos", () => {
     }
   }, 30_000);
 
+  it("finds a card with a corner out of the frame, its sides counted where they can be seen", async () => {
+    // Counted against all their sample points, the cut sides lost to a quad inside the card (230 px off).
+    const face = await renderFace(CARDS[1]!);
+    const { photo, quad } = await hardPhoto(face, "unit-outline-113", "hard");
+    const { width = 0, height = 0 } = await sharp(photo).metadata();
+    const seen = quad.filter((p) => p.x >= 0 && p.y >= 0 && p.x <= width && p.y <= height);
+    expect(seen.length).toBeLessThan(4);
+    const found = findCard(await gray(photo), { lines: 26 });
+    expect(found).not.toBeNull();
+    for (const q of seen) expect(Math.min(...found!.quad.map((p) => Math.hypot(p.x - q.x, p.y - q.y)))).toBeLessThanOrEqual(4);
+  }, 30_000);
+
   it("answers null or a low score for clutter with no card in it", async () => {
     const scores: number[] = [];
     for (let s = 0; s < 6; s++) {
