@@ -6,6 +6,7 @@ import { faceRow } from "@/lib/images/queries/images";
 import { withPrinting } from "@/lib/vision/art";
 import { renderFace } from "@/lib/vision/render";
 import { synthPhoto } from "@/lib/vision/synth";
+import { hardPhoto } from "@/lib/vision/synth-hard";
 import { cardPhoto, imageForm, noCardPhoto, SAMPLE_CARD } from "../helpers/images";
 
 // POST /v1/vision/identify against the shared catalogue's index (built by the global setup).
@@ -46,6 +47,18 @@ describe("POST /v1/vision/identify", () => {
       expect(res.status).toBe(200);
       expect(body.data[0].card.id).toBe(id);
       expect(body.meta.printing).toMatchObject({ ambiguous: false, read: { line, language } });
+    }
+  });
+
+  it("a small card whose sides fall behind the long edges of fingers and stripes is still found (more lines tried)", async () => {
+    // Two of synth-hard.ts's hard tuning photos: no_match while only the 26 strongest lines closed quads.
+    for (const [id, seed] of [["smp-SM52", "tune:20"], ["sm10-225", "tune:56"]] as const) {
+      const face = await renderFace(await withPrinting((await faceRow(id))!));
+      const { photo } = await hardPhoto(face, seed, "hard");
+      const { res, body } = await identify(photo);
+      expect(res.status).toBe(200);
+      expect(body.no_match, id).toBe(false);
+      expect(body.data[0].card.id).toBe(id);
     }
   });
 
