@@ -238,7 +238,7 @@ const BY_BORDER = 40;
  * The best supported distinct candidates, their scores weighed by how many sides have one colour
  * inside them: the lines of fingers, planks and stripes close card-shaped quads too, as well
  * supported as a card's, and pushed the card's own out of the few that findCard snaps (on
- * eval:vision's hard tuning photos, 72 outlines right of 100 before, 76 after).
+ * bench/tune-identify.ts's hard photos, 72 outlines right of 100 before, 76 after).
  */
 function byBorder(g: Planes, candidates: Candidate[], depth: number): Candidate[] {
   const head = distinct(candidates, BY_BORDER);

@@ -214,8 +214,9 @@ function moved(l: Line, a: number, b: number): Line {
 
 /**
  * How many of the positions `ss` along the line lie in the image, at least half of them: what a
- * side's support is counted against. A card with a corner out of the frame has nothing to find
- * there, and counted against all its positions it lost to the quads inside it.
+ * side's support is counted against (a share, so callers cap it at 1: a step may still be found
+ * across the line from a position just outside). A card with a corner out of the frame has
+ * nothing to find there, and counted against all its positions it lost to the quads inside it.
  */
 function inFrame(g: Planes, l: Line, ss: number[]): number {
   const n = ss.filter((s) => {
@@ -282,7 +283,7 @@ export function snapSides(g: Planes, q: Quad, reach = { in: 0.035, out: 0.15 }, 
     const f = fit(near, 6);
     if (!f) return null;
     lines.push(moved(l, f.a, f.b));
-    support.push(f.inliers / inFrame(g, l, ss));
+    support.push(Math.min(1, f.inliers / inFrame(g, l, ss)));
   }
   return { lines, support, border, colour: borderColour };
 }
@@ -323,7 +324,7 @@ export function refineSides(g: Planes, lines: Line[], reach = 3.5, least?: numbe
       }
       const f = fit(pts, 10);
       if (!f) return null;
-      support[k] = f.inliers / inFrame(g, l, ss);
+      support[k] = Math.min(1, f.inliers / inFrame(g, l, ss));
       next.push(moved(l, f.a, f.b));
     }
     lines = next;
