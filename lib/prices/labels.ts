@@ -109,6 +109,9 @@ export function money(amount: number, currency: string): string {
 
 export const eur = (v: number | null | undefined): string => (v == null ? "–" : money(v, "EUR"));
 
+/** The class a change is shown in, with its leading space: " up", " down", or none for a missing figure (a dash or "being prepared" is no rise). */
+export const trend = (v: number | null | undefined): string => (v == null ? "" : v >= 0 ? " up" : " down");
+
 /** "+4.2 %", "−3.0 %" (a true minus sign), "0.0 %". */
 export function percent(v: number | null | undefined): string {
   if (v == null) return "–";

@@ -6,6 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { ItemView } from "@/lib/collection/service";
 import { removeItemForm, updateQuantityForm } from "./actions";
+import { trend } from "@/lib/prices/labels";
 
 // The items with their quantity and a remove button. Each is a plain form posting a server
 // action (works without script); with script, TanStack Query mutations call the item's route
@@ -80,7 +81,7 @@ export function ItemsTable({ items }: { items: Row[] }) {
                 <td className="num opt">{money(it.pricePaid, it.currency)}</td>
                 <td className="num opt-phone">{eur(it.unitEur)}{it.unitEur != null && it.headline && <span className="cell-sub" title="The card's index: none for this language and printing"> card</span>}</td>
                 <td className="num">{eur(it.value)}</td>
-                <td className={`num ${it.gain == null ? "" : it.gain >= 0 ? "up" : "down"}`}>{signed(it.gain)}</td>
+                <td className={`num${trend(it.gain)}`}>{signed(it.gain)}</td>
                 <td>
                   <form action={removeItemForm} onSubmit={onRemove(it.id)}>
                     <input type="hidden" name="id" value={it.id} />

@@ -3,7 +3,7 @@ import { REFERENCE } from "@/lib/catalog/reference";
 import { PRODUCT_TYPES } from "@/lib/catalog/lists";
 import {
   conditionLabel, eur, gradeLabel, isThinIndex, isThinQuote, languageLabel, money, percent, printingLabel, productTypeLabel,
-  sourceLabel, THIN_INDEX_SOURCES, THIN_MARKET_RULE, THIN_QUOTE_OBSERVATIONS, tidy, variantLabel,
+  sourceLabel, THIN_INDEX_SOURCES, THIN_MARKET_RULE, THIN_QUOTE_OBSERVATIONS, tidy, trend, variantLabel,
 } from "@/lib/prices/labels";
 import { SOURCE_CODES } from "@/lib/prices/sources";
 
@@ -51,6 +51,14 @@ describe("labels", () => {
     expect(percent(4.21)).toBe("+4.2 %");
     expect(percent(-3)).toBe("−3.0 %");
     expect(percent(0)).toBe("0.0 %");
+  });
+
+  it("a missing change is shown in neither rise's nor fall's colour (it read green while prices were prepared)", () => {
+    expect(trend(4.2)).toBe(" up");
+    expect(trend(0)).toBe(" up");
+    expect(trend(-0.1)).toBe(" down");
+    expect(trend(null)).toBe("");
+    expect(trend(undefined)).toBe("");
   });
 });
 

@@ -3,6 +3,7 @@
 import { keepPreviousData, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useState, type MouseEvent } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { trend } from "@/lib/prices/labels";
 import { RANGES, type ChartData, type Range } from "./explorer-types";
 
 // The price explorer's range-dependent part: the range links, the index's low/high and change,
@@ -83,7 +84,7 @@ function Explorer({ initial, basePath, pending }: Props) {
         <div className="fact"><div className="k">Low / high ({data.range}){tag}</div>
           <div className="v">{data.index.low == null && data.index.high == null ? none : `${eur(data.index.low)} / ${eur(data.index.high)}`}</div></div>
         <div className="fact"><div className="k">Change ({data.range}){tag}</div>
-          <div className={`v ${(data.index.change_pct ?? 0) >= 0 ? "up" : "down"}`}>{data.index.change_pct == null ? none : pct(data.index.change_pct)}</div></div>
+          <div className={`v${trend(data.index.change_pct)}`}>{data.index.change_pct == null ? none : pct(data.index.change_pct)}</div></div>
       </div>
       {q.isError && <p className="error-note" role="alert">{(q.error as Error).message}</p>}
       {loading && <p className="muted" role="status">Loading {RANGE_TEXT[range]}…</p>}
@@ -137,7 +138,7 @@ function Chart({ data, title }: { data: ChartData; title: string }) {
               <th scope="row">{labelOf.get(s.key)}</th>
               <td className="num">{eur(s.first)}</td><td className="num">{eur(s.last)}</td>
               <td className="num opt">{eur(s.low)}</td><td className="num opt">{eur(s.high)}</td>
-              <td className={`num ${(s.change_pct ?? 0) >= 0 ? "up" : "down"}`}>{pct(s.change_pct)}</td>
+              <td className={`num${trend(s.change_pct)}`}>{pct(s.change_pct)}</td>
             </tr>
           ))}
         </tbody>

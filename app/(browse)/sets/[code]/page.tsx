@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { getSet } from "@/lib/catalog/sets";
+import { trend } from "@/lib/prices/labels";
 import { CardGrid, CardTable, eur } from "../../cards/card-views";
 import { demoIndexed, demoPreparing, DEMO_LABEL, preparingText } from "../../cards/demo";
 import { byCatalogVersion } from "@/lib/catalog/memo";
@@ -58,7 +59,7 @@ export default async function SetPage({ params, searchParams }: {
         <div className="fact"><div className="k">Cards priced</div><div className="v">{value.priced} of {cards.length}</div></div>
         <div className="fact" data-testid="set-change">
           <div className="k">Change (30d){tag}</div>
-          <div className={`v ${(value.change_eur ?? 0) >= 0 ? "up" : "down"}`}>
+          <div className={`v${trend(value.change_eur)}`}>
             {value.change_eur == null ? "–" : `${value.change_eur >= 0 ? "+" : "−"}${eur(Math.abs(value.change_eur))}${value.change_pct == null ? "" : ` (${value.change_pct >= 0 ? "+" : ""}${value.change_pct.toFixed(1)} %)`}`}
           </div>
         </div>
