@@ -1,5 +1,5 @@
 import { orderCorners, type Planes, type Point, type Quad } from "./outline";
-import { colourAt, far } from "./refine";
+import { colourAt, far, lerp, medianColour } from "./refine";
 
 // The rough stage of finding a card, on a small copy of the photo: edges (colour Sobel) →
 // straight lines (Hough) → the four-line quadrilaterals shaped like a card with edges along
@@ -118,6 +118,9 @@ function support(q: Quad, strong: Uint8Array, w: number, h: number): number {
 
 const dist = (p: Point, q: Point) => Math.hypot(q.x - p.x, q.y - p.y);
 
+/** The width of a card whose outline is `q` (from its area and a card's proportions). */
+export const cardWidth = (q: Quad) => Math.sqrt(area(q) * CARD_SHAPE.aspect);
+
 export function area(q: Quad): number {
   let s = 0;
   for (let k = 0; k < 4; k++) s += q[k]!.x * q[(k + 1) % 4]!.y - q[(k + 1) % 4]!.x * q[k]!.y;
@@ -210,7 +213,7 @@ const BORDER_AGREES = [0.5, 0.5, 0.6, 0.85, 1];
 function sidesAgreeing(g: Planes, q: Quad, depth: number): number {
   const cx = (q[0].x + q[1].x + q[2].x + q[3].x) / 4;
   const cy = (q[0].y + q[1].y + q[2].y + q[3].y) / 4;
-  const width = Math.sqrt(area(q) * 0.716);
+  const width = cardWidth(q);
   const meds: number[][] = [];
   for (let k = 0; k < 4; k++) {
     const a = q[k]!;
@@ -218,15 +221,16 @@ function sidesAgreeing(g: Planes, q: Quad, depth: number): number {
     const cols: number[][] = [];
     for (let i = 0; i < 8; i++) {
       const f = 0.15 + (0.7 * i) / 7;
-      const p = { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };
+      const p = lerp(a, b, f);
       // `depth` of the card's width in, towards the centre (so across a side, roughly: the corners are left out).
       const d = Math.hypot(cx - p.x, cy - p.y);
       const t = Math.min(0.5, (depth * width) / d);
-      const c = colourAt(g, p.x + (cx - p.x) * t, p.y + (cy - p.y) * t);
+      const at = lerp(p, { x: cx, y: cy }, t);
+      const c = colourAt(g, at.x, at.y);
       if (c) cols.push(c);
     }
     if (cols.length < 4) continue;
-    meds.push(Array.from({ length: g.c }, (_, ch) => cols.map((x) => x[ch]!).sort((x, y) => x - y)[cols.length >> 1]!));
+    meds.push(medianColour(cols, g.c));
   }
   return Math.max(0, ...meds.map((m) => meds.filter((n) => !far(m, n)).length));
 }
@@ -291,8 +295,8 @@ function distinct(candidates: Candidate[], max: number): Candidate[] {
   candidates.sort((x, y) => y.score - x.score);
   const out: Candidate[] = [];
   for (const c of candidates) {
-    const tol = 0.1 * Math.min(Math.hypot(c.quad[1].x - c.quad[0].x, c.quad[1].y - c.quad[0].y), Math.hypot(c.quad[3].x - c.quad[0].x, c.quad[3].y - c.quad[0].y));
-    if (out.some((q) => q.quad.every((p, k) => Math.hypot(p.x - c.quad[k]!.x, p.y - c.quad[k]!.y) < tol))) continue;
+    const tol = 0.1 * Math.min(dist(c.quad[0], c.quad[1]), dist(c.quad[0], c.quad[3]));
+    if (out.some((q) => q.quad.every((p, k) => dist(p, c.quad[k]!) < tol))) continue;
     out.push(c);
     if (out.length >= max) break;
   }

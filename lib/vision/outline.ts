@@ -1,5 +1,5 @@
-import { area, coarseQuads, convex, downscale } from "./coarse";
-import { colourAt, cornersOf, framed, refineSides, scaleLines, snapSides, type Line as Side, type Snapped } from "./refine";
+import { area, cardWidth, coarseQuads, convex, downscale } from "./coarse";
+import { colourAt, cornersOf, framed, lerp, medianColour, refineSides, scaleLines, snapSides, type Line as Side, type Snapped } from "./refine";
 
 // Finding a card in a photo and squaring it up, on the CPU without a vision library: card-shaped
 // quadrilaterals from straight lines on a small copy (coarse.ts) → their sides snapped onto the
@@ -148,7 +148,7 @@ function widerFaint(g: Planes, q: Quad): Snapped | null {
   const wide = r && cornersOf(r.lines);
   if (!r || !wide || r.border < 4 || !convex(orderCorners(wide))) return null;
   const [a, b] = [orderCorners(q), orderCorners(wide)];
-  const width = Math.sqrt(area(a) * 0.716);
+  const width = cardWidth(a);
   const moved = a.map((p, i) => Math.hypot(p.x - b[i]!.x, p.y - b[i]!.y) / width);
   if (moved.some((d) => d < 0.005 || d > 0.2) || area(b) < area(a) * 1.02) return null;
   return bandRoughness(g, a, b) > BAND_ROUGH ? null : r;
@@ -180,14 +180,12 @@ function bandRoughness(g: Planes, a: Quad, b: Quad): number {
       }
     }
     if (cols.length < 10) return Infinity;
-    const med = Array.from({ length: g.c }, (_, c) => cols.map((x) => x[c]!).sort((x, y) => x - y)[cols.length >> 1]!);
+    const med = medianColour(cols, g.c);
     const d = cols.map((x) => Math.hypot(...x.map((v, c) => v - med[c]!))).sort((x, y) => y - x);
     worst = Math.max(worst, d[d.length >> 1]!);
   }
   return worst;
 }
-
-const lerp = (p: Point, q: Point, t: number): Point => ({ x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t });
 
 /** The share of quad `a` (sampled on a 10 × 10 grid) that lies inside quad `b`. */
 function covered(a: Quad, b: Quad): number {

@@ -127,6 +127,14 @@ function lineCandidates(all: Peak[][], len: number): { a: number; b: number; vot
   return out;
 }
 
+/** Each channel's median over `cols` (colours of `channels` channels). */
+export function medianColour(cols: number[][], channels: number): number[] {
+  return Array.from({ length: channels }, (_, c) => cols.map((x) => x[c]!).sort((x, y) => x - y)[cols.length >> 1]!);
+}
+
+/** The point a share `t` of the way from `p` to `q`. */
+export const lerp = (p: Point, q: Point, t: number): Point => ({ x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t });
+
 /** Colour at (x, y), bilinear; null off the image. */
 export function colourAt(g: Planes, x: number, y: number): number[] | null {
   const x0 = Math.floor(x);
@@ -169,7 +177,7 @@ function insideColour(g: Planes, l: Line, a: number, b: number, ss: number[], de
     if (c) cols.push(c);
   }
   if (cols.length < ss.length / 2) return null;
-  const med = Array.from({ length: g.c }, (_, c) => cols.map((x) => x[c]!).sort((x, y) => x - y)[cols.length >> 1]!);
+  const med = medianColour(cols, g.c);
   return cols.filter((x) => !far(x, med)).length >= 0.5 * ss.length ? med : null;
 }
 
