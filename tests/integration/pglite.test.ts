@@ -7,6 +7,7 @@ import { closeDb, dbKind, getDb, rows } from "@/lib/db/client";
 import { runningJob } from "@/lib/jobs/running";
 import { resetEnvForTests } from "@/lib/env";
 import { refreshCatalog } from "@/lib/catalog/import";
+import { insertLogRows } from "@/lib/usage/queries/write";
 import { getJson } from "../helpers/api";
 
 // The zero-setup default: no DATABASE_URL, an embedded PGlite database in a data folder,
@@ -49,6 +50,29 @@ describe("embedded PGlite default", () => {
     expect(body.data.every((c: { id: string }) => c.id.startsWith("tcgdex-asia-SV2a-"))).toBe(true);
     const hit = await getJson("/v1/cards?q=name:charizard&select=name");
     expect(hit.body.data.map((c: { name: string }) => c.name)).toContain("Charizard");
+  });
+
+  it("writes the request log's batches on PGlite: nulls, times to the millisecond, the hourly sums", async () => {
+    const at = Date.parse("2026-11-26T10:59:59.987Z");
+    const row = { accountId: "acct_pglite", keyId: "key_a", method: "GET", route: "/v1/cards/{id}", status: 200, errorCode: null, credits: 1, cardsAdded: 1, refunded: false, latency: 123, requestId: "req_a" };
+    await insertLogRows([
+      { ...row, at },
+      { ...row, at: at + 20, keyId: null, status: 429, errorCode: "RATE_LIMITED", credits: 0, cardsAdded: 0, refunded: true, requestId: "req_b" },
+    ]);
+    const log = await rows<Record<string, unknown>>(sql`
+      select to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as at, key_id, status, error_code, credits, cards_added, refunded, latency, request_id
+      from request_log where account_id = 'acct_pglite' order by at`);
+    expect(log).toEqual([
+      { at: "2026-11-26T10:59:59.987", key_id: "key_a", status: 200, error_code: null, credits: 1, cards_added: 1, refunded: false, latency: 123, request_id: "req_a" },
+      { at: "2026-11-26T11:00:00.007", key_id: null, status: 429, error_code: "RATE_LIMITED", credits: 0, cards_added: 0, refunded: true, latency: 123, request_id: "req_b" },
+    ]);
+    const hourly = await rows<Record<string, unknown>>(sql`
+      select to_char(hour at time zone 'UTC', 'HH24:MI') as hour, key_id, status, requests, credits, refunds, cards_added
+      from usage_hourly where account_id = 'acct_pglite' order by hour`);
+    expect(hourly).toEqual([
+      { hour: "10:00", key_id: "key_a", status: 200, requests: 1, credits: 1, refunds: 0, cards_added: 1 },
+      { hour: "11:00", key_id: "", status: 429, requests: 1, credits: 0, refunds: 1, cards_added: 0 },
+    ]);
   });
 
   it("keeps the data folder: a second import changes nothing", async () => {

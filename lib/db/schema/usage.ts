@@ -22,7 +22,10 @@ export const requestLog = pgTable("request_log", {
   requestId: text("request_id").notNull(),
 }, (t) => [
   index("request_log_account_idx").on(t.accountId, t.at.desc(), t.id.desc()),
-  index("request_log_request_idx").on(t.accountId, t.requestId),
+  // A request id finds its row (then checked against the account): a hash index, because ids
+  // are random and a btree took a random leaf page a row, 6.5 against 3 µs an insert and 101
+  // against 37 bytes a row (bench of 2,000-row batches on 200,000 rows).
+  index("request_log_request_idx").using("hash", t.requestId),
   // Only the retention's purge reads by time alone. Rows arrive in time order, so a BRIN index
   // (a few pages for the whole table) serves it at almost no cost per insert; a btree on `at`
   // cost about 13 bytes a row and 15 % of a batch's insert time.
