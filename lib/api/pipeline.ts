@@ -67,7 +67,8 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     if (lease) pending = watchSettle(lease);
     const ctx: Ctx<any, any, any> = {
       req, requestId: reqId, query: input.query, params: input.params, body, upload, principal,
-      link: (q) => linkTo(spec, req, input.params, q),
+      // Bound, not an arrow: tsx's esbuild names every closure made per request (lib/api/context.ts).
+      link: linkTo.bind(null, spec, req, input.params),
     };
     const rendered = await runHandler(spec, req, ctx, input.params);
     const res = finish(spec, req, reqId, rendered, warnings);

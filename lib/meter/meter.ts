@@ -149,6 +149,52 @@ function unmetered(lease: Lease, retryAfterMs: number, why: string): AcquireOutc
   return { ok: true, lease, headers: { ...meterHeaders(lease, { charged: 0 }), "x-ratelimit-degraded": "1" } };
 }
 
+/**
+ * What a settle was answered: the lease hears it (the request log), and the answer's ledger row
+ * is written, only once the counters have moved (or were found unseeded): a rebuild in between
+ * reads the ledger without it, which is what the settle of a rebuilt generation assumes.
+ */
+function written(lease: Lease, ids: string[], o: { credits: number; refunded: boolean; newCards: number | null }): void {
+  const a = lease.allowance;
+  const unseeded = o.newCards === UNSETTLED;
+  const newCards = o.newCards !== null && o.newCards > 0 ? o.newCards : 0;
+  lease.onSettled?.({ credits: o.credits, refunded: o.refunded, newCards });
+  record({ accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route, credits: o.credits, refunds: o.refunded ? 1 : 0, newCards });
+  if (!o.refunded && ids.length && (unseeded || (o.newCards ?? 0) > 0)) recordCards(lease.account.id, a.period.key, ids);
+  // Unseeded: a rebuild will read this row soon. Failed: Redis may be losing its data.
+  if (unseeded || o.newCards === null) flushLedgerSoon();
+}
+
+/** A settle of its own (one that decides, or counts a feature); the common one is batched (queueSettle). */
+async function settleAlone(lease: Lease, refund: boolean, charged: number, partial: number, ids: string[]): Promise<SettleResult | null> {
+  const a = lease.allowance;
+  try {
+    const driver = await meterDriver();
+    const result = await driver.settle({
+      account: lease.account.id, leaseId: lease.leaseId, generation: lease.generation, refund, cost: lease.cost, partial,
+      creditPeriod: a.period.key, day: lease.day, feature: lease.feature, featureCounted: lease.featureCounted, cardIds: ids,
+      cardLimit: a.cards, periodTtlS: a.period.ttlS, holdMs: holdMs(driver),
+    });
+    const unseeded = result.state === "unseeded";
+    written(lease, ids, { credits: result.allowed ? charged : 0, refunded: !result.allowed || refund, newCards: unseeded ? UNSETTLED : result.allowed ? result.newCards : 0 });
+    return unseeded ? null : result;
+  } catch (err) {
+    // The lease expires by itself; the charge stands in Redis and is recorded here.
+    console.error("[meter] settle failed:", (err as Error)?.message ?? err);
+    written(lease, ids, { credits: charged, refunded: refund, newCards: null });
+    return null;
+  }
+}
+
+/** A batched settle's `done`: the answer's cards are known once counted, and its row is written. */
+function onBatchSettled(lease: Lease, ids: string[], charged: number, refund: boolean, resolve: (() => void) | undefined): (newCards: number | null) => void {
+  return (newCards) => {
+    if (newCards !== null && newCards !== UNSETTLED) rememberCards(lease, ids);
+    written(lease, ids, { credits: charged, refunded: refund, newCards });
+    resolve?.();
+  };
+}
+
 function quotaTiming(lease: Lease): Record<string, string> {
   const resets = lease.allowance.period.resetsAt;
   if (lease.allowance.trial || !resets) return {};
@@ -187,49 +233,17 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
   const charged = refund || lease.degraded ? 0 : Math.max(0, Math.min(lease.cost, credits ?? lease.cost));
   const partial = refund || lease.degraded ? 0 : lease.cost - charged;
   const ids = refund ? [] : distinctCards(cardIds);
-  const entry = { accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route };
   if (lease.degraded) {
-    record({ ...entry, credits: 0, refunds: refund ? 1 : 0, newCards: 0 });
+    record({ accountId: lease.account.id, period: a.period.key, day: isoDay(lease.day), route: lease.route, credits: 0, refunds: refund ? 1 : 0, newCards: 0 });
     lease.onSettled?.({ credits: 0, refunded: refund, newCards: 0 });
     return { ok: true, headers: { ...meterHeaders(lease, { charged: 0, refunded: refund, served: !refund }), "x-ratelimit-degraded": "1" }, charged: 0 };
   }
-  // The answer's ledger row is written only once the counters have moved (or were found
-  // unseeded): a rebuild in between reads the ledger without it, which is what the settle of a
-  // rebuilt generation assumes.
-  const written = (o: { credits: number; refunded: boolean; newCards: number | null }) => {
-    const unseeded = o.newCards === UNSETTLED;
-    lease.onSettled?.({ credits: o.credits, refunded: o.refunded, newCards: o.newCards !== null && o.newCards > 0 ? o.newCards : 0 });
-    record({
-      accountId: entry.accountId, period: entry.period, day: entry.day, route: entry.route,
-      credits: o.credits, refunds: o.refunded ? 1 : 0, newCards: o.newCards !== null && o.newCards > 0 ? o.newCards : 0,
-    });
-    if (!o.refunded && ids.length && (unseeded || (o.newCards ?? 0) > 0)) recordCards(lease.account.id, a.period.key, ids);
-    // Unseeded: a rebuild will read this row soon. Failed: Redis may be losing its data.
-    if (unseeded || o.newCards === null) flushLedgerSoon();
-  };
-  // A settle of its own (one that decides, or counts a feature); the common one is batched below.
-  const run = async (): Promise<SettleResult | null> => {
-    try {
-      const driver = await meterDriver();
-      const result = await driver.settle({
-        account: lease.account.id, leaseId: lease.leaseId, generation: lease.generation, refund, cost: lease.cost, partial,
-        creditPeriod: a.period.key, day: lease.day, feature: lease.feature, featureCounted: lease.featureCounted, cardIds: ids,
-        cardLimit: a.cards, periodTtlS: a.period.ttlS, holdMs: holdMs(driver),
-      });
-      const unseeded = result.state === "unseeded";
-      written({ credits: result.allowed ? charged : 0, refunded: !result.allowed || refund, newCards: unseeded ? UNSETTLED : result.allowed ? result.newCards : 0 });
-      return unseeded ? null : result;
-    } catch (err) {
-      // The lease expires by itself; the charge stands in Redis and is recorded here.
-      console.error("[meter] settle failed:", (err as Error)?.message ?? err);
-      written({ credits: charged, refunded: refund, newCards: null });
-      return null;
-    }
-  };
+  // Its steps are module functions, not closures made here: the server runs through tsx, whose
+  // esbuild names every closure it makes (Object.defineProperty, half a microsecond each).
   const decides = ids.length > 0 && a.cards >= 0;
   if (!decides) {
     if (lease.featureCounted) {
-      void track(run());
+      void track(settleAlone(lease, refund, charged, partial, ids));
     } else {
       const r = lease.result;
       // The ledger hears of the call when its settle is answered: with the account's next
@@ -243,11 +257,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
         { account: lease.account.id, period: a.period.key, day: lease.day, ttlS: a.period.ttlS },
         {
           leaseId: lease.leaseId, generation: lease.generation, refundCredits: refund ? lease.cost : partial, charged, cardIds: unknownCards(lease, ids),
-          done: (newCards) => {
-            if (newCards !== null && newCards !== UNSETTLED) rememberCards(lease, ids);
-            written({ credits: charged, refunded: refund, newCards });
-            resolve?.();
-          },
+          done: onBatchSettled(lease, ids, charged, refund, resolve),
         },
         waits || !r || r.inFlight >= a.limits.inFlight - 1,
       );
@@ -255,7 +265,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
     }
     return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund, cards: ids.length ? "pending" : undefined }), charged };
   }
-  const result = await track(run());
+  const result = await track(settleAlone(lease, refund, charged, partial, ids));
   if (result && !result.allowed) {
     const error = new ApiError("CARD_ALLOWANCE_EXCEEDED", `This answer would add ${result.newCards} new cards beyond the plan's allowance of ${a.cards} distinct cards${a.trial ? " for the whole trial" : " this period"}. Cards already retrieved keep answering.`, {
       cards_used: result.cardsBefore, card_allowance: a.cards, new_cards: result.newCards,
