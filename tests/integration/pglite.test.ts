@@ -73,6 +73,14 @@ describe("embedded PGlite default", () => {
       { hour: "10:00", key_id: "key_a", status: 200, requests: 1, credits: 1, refunds: 0, cards_added: 1 },
       { hour: "11:00", key_id: "", status: 429, requests: 1, credits: 0, refunds: 1, cards_added: 0 },
     ]);
+    // A batch is made into JSON 250 rows at a time: one of 601 spans three pieces.
+    await insertLogRows(Array.from({ length: 601 }, (_, i) => ({ ...row, accountId: "acct_pglite_many", at: at + i, requestId: `req_${i}` })));
+    const [many] = await rows<{ n: number; ids: number; last: string }>(sql`
+      select count(*)::int as n, count(distinct request_id)::int as ids, max(request_id) filter (where at = (select max(at) from request_log where account_id = 'acct_pglite_many')) as last
+      from request_log where account_id = 'acct_pglite_many'`);
+    expect(many).toEqual({ n: 601, ids: 601, last: "req_600" });
+    const [sum] = await rows<{ requests: number }>(sql`select sum(requests)::int as requests from usage_hourly where account_id = 'acct_pglite_many'`);
+    expect(sum!.requests).toBe(601);
   });
 
   it("keeps the data folder: a second import changes nothing", async () => {
