@@ -69,7 +69,8 @@ function Explorer({ initial, basePath, pending }: Props) {
   };
 
   const tag = data.index.demo ? " (demo data)" : "";
-  const none = pending ?? "–";
+  // A figure's box says only that it is coming; the sentence below the boxes says how far along.
+  const none = pending ? "being prepared" : "–";
   const indexLine = data.lines.find((l) => l.key === "INDEX");
   const title = `Composite index${indexLine?.demo ? " (demo data)" : ""}`;
   return (
