@@ -181,7 +181,47 @@ function groupCpuUs(pgid: number): number | undefined {
   }
 }
 
-type Load = { rps: number; p50: number; p99: number; cpu_us_per_request: number; requests: number };
+/**
+ * CPU the machine's Redis and PostgreSQL processes have used, in µs, by process id: what a
+ * server's requests cost them shows beside its own (the load generator and all of them share the
+ * cores). Undefined without Linux /proc.
+ */
+function servicesCpuUs(): Map<string, { kind: "redis" | "postgres"; us: number }> | undefined {
+  try {
+    const out = new Map<string, { kind: "redis" | "postgres"; us: number }>();
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const kind = comm.startsWith("redis-server") ? "redis" : comm.startsWith("postgres") ? "postgres" : undefined;
+      if (!kind) continue;
+      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      out.set(pid, { kind, us: (Number(f[11]) + Number(f[12])) * (1e6 / 100) });
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU used between two readings: a process that started in between counts whole, one that ended is lost. */
+function servicesDelta(before: ReturnType<typeof servicesCpuUs>, after: ReturnType<typeof servicesCpuUs>, kind: "redis" | "postgres"): number {
+  if (!before || !after) return Number.NaN;
+  let us = 0;
+  for (const [pid, p] of after) if (p.kind === kind) us += p.us - (before.get(pid)?.us ?? 0);
+  return us;
+}
+
+type Load = {
+  rps: number; p50: number; p99: number; cpu_us_per_request: number; requests: number;
+  /** The machine's Redis and PostgreSQL, per request of this load (NaN where /proc is not there). */
+  redis_us_per_request: number; postgres_us_per_request: number;
+};
 
 /**
  * One figure: autocannon on `path` for `seconds`. Latencies are taken from each response's own
@@ -190,6 +230,7 @@ type Load = { rps: number; p50: number; p99: number; cpu_us_per_request: number;
  */
 async function load(base: string, path: string, keys: string[], pgid: number, seconds: number): Promise<Load> {
   const cpu0 = groupCpuUs(pgid);
+  const services0 = servicesCpuUs();
   const times: number[] = [];
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     const inst = autocannon({
@@ -205,9 +246,15 @@ async function load(base: string, path: string, keys: string[], pgid: number, se
   });
   if (r.non2xx || r.errors || r.timeouts) throw new Error(`${base}${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
   const cpu1 = groupCpuUs(pgid);
-  const cpu = cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.requests.total : Number.NaN;
+  const services1 = servicesCpuUs();
+  const n = r.requests.total;
+  const cpu = cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / n : Number.NaN;
+  const service = (k: "redis" | "postgres") => servicesDelta(services0, services1, k) / n;
   times.sort((a, b) => a - b);
-  return { rps: r.requests.total / (r.duration || seconds), p50: pct(times, 50), p99: pct(times, 99), cpu_us_per_request: cpu, requests: r.requests.total };
+  return {
+    rps: n / (r.duration || seconds), p50: pct(times, 50), p99: pct(times, 99), cpu_us_per_request: cpu, requests: n,
+    redis_us_per_request: service("redis"), postgres_us_per_request: service("postgres"),
+  };
 }
 
 type Server = { base: string; pgid: number; stop: () => Promise<void> };
@@ -378,7 +425,9 @@ async function benchHttp(url: string) {
     }
     const summary = (ls: Load[]) => ({
       rps: median(ls.map((l) => l.rps)), p50: median(ls.map((l) => l.p50)), p99: median(ls.map((l) => l.p99)),
-      cpu_us_per_request: median(ls.map((l) => l.cpu_us_per_request)), rounds: ls,
+      cpu_us_per_request: median(ls.map((l) => l.cpu_us_per_request)),
+      redis_us_per_request: median(ls.map((l) => l.redis_us_per_request)), postgres_us_per_request: median(ls.map((l) => l.postgres_us_per_request)),
+      rounds: ls,
     });
     const bare = summary(runs.get("bare")!);
     const get = (k: string) => summary(runs.get(k)!);
@@ -399,6 +448,9 @@ async function benchHttp(url: string) {
           extra = `  (the log adds p50 ${(on.p50 - l.p50).toFixed(2)} ms, ${(on.cpu_us_per_request - l.cpu_us_per_request).toFixed(0)} µs CPU/req)`;
         }
         row(`    ${name}`, l, extra);
+        // The same build's rounds differ by more than some targets' margins: each one's own ratio shows it.
+        const byRound = l.rounds.map((x, i) => (x.rps / bare.rounds[i]!.rps).toFixed(3)).join(", ");
+        console.log(`${" ".repeat(8)}by round ${byRound} of bare; the machine's Redis ${l.redis_us_per_request.toFixed(0)} µs and PostgreSQL ${l.postgres_us_per_request.toFixed(0)} µs a request`);
         entry[rid] = { ...l, ratio_to_bare: l.rps / bare.rps };
       }
       out[d.id] = entry;
