@@ -156,39 +156,12 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`server did not answer ${url}`);
 }
 
-/**
- * CPU a server has used, in µs: its process group's (next start runs its server in a child),
- * from Linux /proc; undefined elsewhere. Per request it is a steadier figure than req/s on a
- * machine whose neighbours take cores at random.
- */
-function groupCpuUs(pgid: number): number | undefined {
-  try {
-    let ticks = 0;
-    for (const pid of readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
-    }
-    return ticks * (1e6 / 100);
-  } catch {
-    return undefined;
-  }
-}
+type Proc = { comm: string; pgid: number; us: number };
 
-/**
- * CPU the machine's Redis and PostgreSQL processes have used, in µs, by process id: what a
- * server's requests cost them shows beside its own (the load generator and all of them share the
- * cores). Undefined without Linux /proc.
- */
-function servicesCpuUs(): Map<string, { kind: "redis" | "postgres"; us: number }> | undefined {
+/** Every process's name, process group and CPU so far (µs), by process id, from Linux /proc; undefined elsewhere. */
+function readProcs(): Map<string, Proc> | undefined {
   try {
-    const out = new Map<string, { kind: "redis" | "postgres"; us: number }>();
+    const out = new Map<string, Proc>();
     for (const pid of readdirSync("/proc")) {
       if (!/^\d+$/.test(pid)) continue;
       let stat: string;
@@ -197,11 +170,8 @@ function servicesCpuUs(): Map<string, { kind: "redis" | "postgres"; us: number }
       } catch {
         continue;
       }
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const kind = comm.startsWith("redis-server") ? "redis" : comm.startsWith("postgres") ? "postgres" : undefined;
-      if (!kind) continue;
       const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-      out.set(pid, { kind, us: (Number(f[11]) + Number(f[12])) * (1e6 / 100) });
+      out.set(pid, { comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), pgid: Number(f[2]), us: (Number(f[11]) + Number(f[12])) * (1e6 / 100) });
     }
     return out;
   } catch {
@@ -209,11 +179,26 @@ function servicesCpuUs(): Map<string, { kind: "redis" | "postgres"; us: number }
   }
 }
 
-/** CPU used between two readings: a process that started in between counts whole, one that ended is lost. */
-function servicesDelta(before: ReturnType<typeof servicesCpuUs>, after: ReturnType<typeof servicesCpuUs>, kind: "redis" | "postgres"): number {
+/**
+ * CPU a server has used, in µs: its process group's (next start runs its server in a child).
+ * Per request it is a steadier figure than req/s on a machine whose neighbours take cores at random.
+ */
+function groupCpuUs(procs: Map<string, Proc> | undefined, pgid: number): number | undefined {
+  if (!procs) return undefined;
+  let us = 0;
+  for (const p of procs.values()) if (p.pgid === pgid) us += p.us;
+  return us;
+}
+
+/**
+ * CPU the machine's Redis or PostgreSQL spent between two readings: what a server's requests cost
+ * them shows beside its own (the load generator and all of them share the cores). A process that
+ * started in between counts whole, one that ended is lost.
+ */
+function serviceCpuUs(before: Map<string, Proc> | undefined, after: Map<string, Proc> | undefined, name: "redis-server" | "postgres"): number {
   if (!before || !after) return Number.NaN;
   let us = 0;
-  for (const [pid, p] of after) if (p.kind === kind) us += p.us - (before.get(pid)?.us ?? 0);
+  for (const [pid, p] of after) if (p.comm.startsWith(name)) us += p.us - (before.get(pid)?.us ?? 0);
   return us;
 }
 
@@ -229,8 +214,7 @@ type Load = {
  * milliseconds: a difference of a few tenths (the request log's) would read as 0 or 1 ms.
  */
 async function load(base: string, path: string, keys: string[], pgid: number, seconds: number): Promise<Load> {
-  const cpu0 = groupCpuUs(pgid);
-  const services0 = servicesCpuUs();
+  const procs0 = readProcs();
   const times: number[] = [];
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     const inst = autocannon({
@@ -245,15 +229,15 @@ async function load(base: string, path: string, keys: string[], pgid: number, se
     });
   });
   if (r.non2xx || r.errors || r.timeouts) throw new Error(`${base}${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  const cpu1 = groupCpuUs(pgid);
-  const services1 = servicesCpuUs();
+  const procs1 = readProcs();
   const n = r.requests.total;
+  const cpu0 = groupCpuUs(procs0, pgid);
+  const cpu1 = groupCpuUs(procs1, pgid);
   const cpu = cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / n : Number.NaN;
-  const service = (k: "redis" | "postgres") => servicesDelta(services0, services1, k) / n;
   times.sort((a, b) => a - b);
   return {
     rps: n / (r.duration || seconds), p50: pct(times, 50), p99: pct(times, 99), cpu_us_per_request: cpu, requests: n,
-    redis_us_per_request: service("redis"), postgres_us_per_request: service("postgres"),
+    redis_us_per_request: serviceCpuUs(procs0, procs1, "redis-server") / n, postgres_us_per_request: serviceCpuUs(procs0, procs1, "postgres") / n,
   };
 }
 
