@@ -1,9 +1,9 @@
 import { flushLedgerSoon } from "./ledger";
 import { MemoryMeter } from "./memory";
-import { ioredisClient, ScriptMeter, upstashClient, type ScriptClient } from "./redis";
+import { ScriptMeter, upstashClient, type ScriptClient } from "./redis";
 import type { MeterDriver } from "./types";
 
-// REDIS_URL → ioredis; UPSTASH_REDIS_REST_URL and _TOKEN → @upstash/redis over REST;
+// REDIS_URL → ioredis (ioredis.ts); UPSTASH_REDIS_REST_URL and _TOKEN → @upstash/redis over REST;
 // neither → the in-process meter (the embedded default: one instance only).
 
 const slot = globalThis as unknown as { __meter?: Promise<MeterDriver> };
@@ -11,7 +11,7 @@ const slot = globalThis as unknown as { __meter?: Promise<MeterDriver> };
 async function open(): Promise<MeterDriver> {
   const url = process.env.REDIS_URL;
   if (url) {
-    const { default: Redis } = await import("ioredis");
+    const [{ default: Redis }, { ioredisClient }] = await Promise.all([import("ioredis"), import("./ioredis")]);
     const redis = new Redis(url, {
       // A meter that cannot answer fast is treated as down: trial calls get 503, paid calls
       // are served uncounted. Nothing waits in a queue for a reconnect.

@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
-import type { Redis as IORedis } from "ioredis";
 import { ACQUIRE, AGE, HIT, PEEK, SEED, SET_CREDITS, SETTLE, SETTLE_MANY } from "./lua";
 import {
   keys, MARKER_KEY, newGeneration, SETTLE_STATES, type AcquireInput, type AcquireResult, type BatchSettle, type MeterDriver, type OutcomeCode,
   type SeedInput, type SeedResult, type SettleInput, type SettleResult,
 } from "./types";
 
-// The scripts run through a client that only needs eval/evalsha: ioredis (REDIS_URL) or
-// @upstash/redis over REST (UPSTASH_REDIS_REST_URL). Both send EVALSHA first and the script
+// The scripts run through a client that only needs eval/evalsha: ioredis (REDIS_URL, ioredis.ts)
+// or @upstash/redis over REST (UPSTASH_REDIS_REST_URL). Both send EVALSHA first and the script
 // itself only when Redis answers NOSCRIPT.
 
 export interface ScriptClient {
@@ -18,48 +17,13 @@ export interface ScriptClient {
 
 export type Script = { lua: string; sha: string };
 
-
 const script = (lua: string): Script => ({ lua, sha: createHash("sha1").update(lua).digest("hex") });
 const S = {
   acquire: script(ACQUIRE), settle: script(SETTLE), seed: script(SEED), hit: script(HIT), peek: script(PEEK), setCredits: script(SET_CREDITS),
   settleMany: script(SETTLE_MANY), age: script(AGE),
 };
 
-const isNoScript = (err: unknown) => String((err as Error)?.message ?? err).includes("NOSCRIPT");
-
-/**
- * Over ioredis. The calls made in one turn of the event loop leave in one write: the socket is
- * corked at the first and uncorked once the turn's I/O callbacks have run (setImmediate), which
- * is what ioredis's auto-pipelining does, without its Pipeline, exec and callbacks per batch (a
- * tenth of a cached card answer's CPU). Replies come back in the same order either way.
- */
-export function ioredisClient(redis: IORedis): ScriptClient {
-  let corked: { uncork(): void } | undefined;
-  const uncork = () => {
-    corked?.uncork();
-    corked = undefined;
-  };
-  return {
-    name: "ioredis",
-    async run(s, k, a) {
-      const stream = (redis as unknown as { stream?: { cork(): void; uncork(): void; writable?: boolean } }).stream;
-      if (!corked && stream?.writable && !redis.options.enableAutoPipelining) {
-        stream.cork();
-        corked = stream;
-        setImmediate(uncork);
-      }
-      try {
-        return await redis.evalsha(s.sha, k.length, ...k, ...a);
-      } catch (err) {
-        if (!isNoScript(err)) throw err;
-        return redis.eval(s.lua, k.length, ...k, ...a);
-      }
-    },
-    async close() {
-      redis.disconnect();
-    },
-  };
-}
+export const isNoScript = (err: unknown) => String((err as Error)?.message ?? err).includes("NOSCRIPT");
 
 type UpstashLike = {
   evalsha(sha: string, keys: string[], args: (string | number)[]): Promise<unknown>;

@@ -1,7 +1,8 @@
 import Redis from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { resetLocalCapacity, takeSlot, type CapacitySlot } from "@/lib/centering/capacity";
-import { ioredisClient, type ScriptClient } from "@/lib/meter/redis";
+import { ioredisClient } from "@/lib/meter/ioredis";
+import type { ScriptClient } from "@/lib/meter/redis";
 import { makeAccount } from "../helpers/accounts";
 import { call } from "../helpers/api";
 import { cardScan, imageForm } from "../helpers/images";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { ioredisClient, ScriptMeter } from "@/lib/meter/redis";
+import { ioredisClient } from "@/lib/meter/ioredis";
+import { ScriptMeter } from "@/lib/meter/redis";
 import { keys, Outcome, type AcquireInput } from "@/lib/meter/types";
 import { acquireInput, meterContract, T0 } from "../helpers/meter-contract";
 
