@@ -42,8 +42,22 @@ export type SettleOutcome = { ok: true; headers: Record<string, string>; charged
 const slot = globalThis as unknown as { __lastKnown?: Map<string, AcquireResult> };
 const lastKnown = () => (slot.__lastKnown ??= new Map());
 
-export async function acquire(account: Account, opts: { route: string; cost: number; feature?: string }, now = Date.now()): Promise<AcquireOutcome> {
+// An account's allowance, worked out at most once a second per account object (the key
+// cache's, never changed in place: a changed account is a new object). In between only the
+// counters' TTL would move with the clock, by less than a second of the 8 days it keeps past
+// the period; a period that ends (a yearly plan's month) ends the reuse.
+const allowances = new WeakMap<Account, { from: number; until: number; a: Allowance }>();
+function allowanceAt(account: Account, now: number): Allowance {
+  const m = allowances.get(account);
+  if (m && now >= m.from && now < m.until) return m.a;
   const a = allowance(account, now);
+  const resets = a.period.resetsAt ? Date.parse(a.period.resetsAt) : Infinity;
+  allowances.set(account, { from: now, until: Math.min(now + 1_000, resets), a });
+  return a;
+}
+
+export async function acquire(account: Account, opts: { route: string; cost: number; feature?: string }, now = Date.now()): Promise<AcquireOutcome> {
+  const a = allowanceAt(account, now);
   const feature = opts.feature ?? "";
   const day = utcDay(now);
   const lease: Lease = {

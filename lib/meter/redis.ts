@@ -47,8 +47,15 @@ export function upstashClient(redis: UpstashLike): ScriptClient {
 
 const n = (v: unknown) => Number(v ?? 0);
 
-const batchArgs = (items: BatchSettle[]) =>
-  items.flatMap((it) => [it.leaseId, it.generation, it.refundCredits, it.charged, it.cardIds.length, ...it.cardIds]);
+// A loop, not flatMap with an arrow: asked on every acquire, and tsx's esbuild names each closure.
+function batchArgs(items: BatchSettle[]): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const it of items) {
+    out.push(it.leaseId, it.generation, it.refundCredits, it.charged, it.cardIds.length);
+    for (const id of it.cardIds) out.push(id);
+  }
+  return out;
+}
 
 const SEED_RESULTS: Record<number, SeedResult> = { 1: "seeded", 0: "exists", [-1]: "held" };
 

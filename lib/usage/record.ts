@@ -11,14 +11,23 @@ export type Pending = { credits: number; refunded: boolean; cardsAdded: number; 
 /** Before the handler: the lease tells the row what the call cost once its settle is answered. */
 export function watchSettle(lease: Lease): Pending {
   const p: Pending = { credits: 0, refunded: false, cardsAdded: 0, settled: false };
-  lease.onSettled = (o) => {
-    p.credits = o.credits;
-    p.refunded = o.refunded;
-    p.cardsAdded = o.newCards;
-    p.settled = true;
-    if (p.entry) Object.assign(p.entry, { credits: o.credits, refunded: o.refunded, cardsAdded: o.newCards, settled: true });
-  };
+  // Bound, not an arrow: tsx's esbuild names every closure made per request (lib/api/context.ts).
+  lease.onSettled = settledAs.bind(null, p);
   return p;
+}
+
+function settledAs(p: Pending, o: { credits: number; refunded: boolean; newCards: number }): void {
+  p.credits = o.credits;
+  p.refunded = o.refunded;
+  p.cardsAdded = o.newCards;
+  p.settled = true;
+  const e = p.entry;
+  if (e) {
+    e.credits = o.credits;
+    e.refunded = o.refunded;
+    e.cardsAdded = o.newCards;
+    e.settled = true;
+  }
 }
 
 type Call = {
