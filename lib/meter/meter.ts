@@ -34,7 +34,7 @@ export type Lease = {
 };
 
 export type AcquireOutcome =
-  | { ok: true; lease: Lease; headers: Record<string, string> }
+  | { ok: true; lease: Lease }
   | { ok: false; error: ApiError; headers: Record<string, string> };
 
 export type SettleOutcome = { ok: true; headers: Record<string, string>; charged: number } | { ok: false; error: ApiError; headers: Record<string, string> };
@@ -99,9 +99,10 @@ export async function acquire(account: Account, opts: { route: string; cost: num
   lease.result = r;
   lease.generation = r.generation;
   lastKnown().set(account.id, r);
-  const headers = meterHeaders(lease, { charged: r.outcome === Outcome.OK ? opts.cost : 0, refused: r.outcome });
+  // A served call's headers are the settle's: they are made here for a refusal only.
+  if (r.outcome === Outcome.OK) return { ok: true, lease };
+  const headers = meterHeaders(lease, { charged: 0, refused: r.outcome });
   switch (r.outcome) {
-    case Outcome.OK: return { ok: true, lease, headers };
     case Outcome.RATE_LIMITED: {
       const secs = Math.max(1, Math.ceil(r.retryAfterMs / 1000));
       const window = r.tokens >= 1 ? "per_minute" : "per_second";
@@ -160,7 +161,7 @@ function unmetered(lease: Lease, retryAfterMs: number, why: string): AcquireOutc
   // Paid plans are served, uncounted; the balance shown is the last one this instance saw.
   lease.degraded = true;
   lease.result = lastKnown().get(lease.account.id) ?? null;
-  return { ok: true, lease, headers: { ...meterHeaders(lease, { charged: 0 }), "x-ratelimit-degraded": "1" } };
+  return { ok: true, lease };
 }
 
 /**
