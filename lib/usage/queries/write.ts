@@ -11,12 +11,13 @@ const hourOf = (ms: number) => new Date(ms - (ms % 3_600_000)).toISOString();
 type Sum = { accountId: string; hour: string; route: string; keyId: string; status: number; requests: number; credits: number; refunds: number; cards: number };
 
 function addToSums(sums: Map<string, Sum>, r: LogRow): void {
-  const hour = hourOf(r.at);
+  // Keyed by the hour's milliseconds: its ISO text is made once a sum, not once a row.
+  const hourMs = r.at - (r.at % 3_600_000);
   // The sums' route names its method too: GET and POST /v1/keys are different calls.
   const route = `${r.method} ${r.route}`;
-  const k = `${r.accountId}\u0000${hour}\u0000${route}\u0000${r.keyId ?? ""}\u0000${r.status}`;
+  const k = `${r.accountId}\u0000${hourMs}\u0000${route}\u0000${r.keyId ?? ""}\u0000${r.status}`;
   let s = sums.get(k);
-  if (!s) sums.set(k, (s = { accountId: r.accountId, hour, route, keyId: r.keyId ?? "", status: r.status, requests: 0, credits: 0, refunds: 0, cards: 0 }));
+  if (!s) sums.set(k, (s = { accountId: r.accountId, hour: hourOf(r.at), route, keyId: r.keyId ?? "", status: r.status, requests: 0, credits: 0, refunds: 0, cards: 0 }));
   s.requests++;
   s.credits += r.credits;
   s.refunds += r.refunded ? 1 : 0;
