@@ -1,9 +1,18 @@
+import { closeAccountBus } from "@/lib/accounts/invalidate";
 import { asJob, closeDb } from "@/lib/db/client";
 import { drainMeter } from "@/lib/meter/drain";
+import { startUsageAlerts, stopUsageAlerts } from "@/lib/usage/alerts";
 
 // What an app instance does besides answering: load (or first build) the identification
 // index, then on the embedded default's first start generate the demo prices; deliver mail
 // every 5 s when SMTP_URL is set. Never throws: a failed start-up task only logs.
+//
+// What the shutdown runs is loaded before it: Ctrl-C signals the whole process group, and under
+// tsx its compiler stops with it, so a module first imported at exit could not load and the
+// meter's last calls would be lost (tests/integration/meter-drain.test.ts).
+
+/** The mail loop, once started: only then is there one to stop. */
+let mailLoop: Promise<typeof import("@/lib/mail/sender")> | undefined;
 
 export function startBackgroundWork(): void {
   void (async () => {
@@ -22,18 +31,19 @@ export function startBackgroundWork(): void {
       console.error(`[demo-prices] failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   })();
-  void import("@/lib/usage/alerts").then((m) => m.startUsageAlerts()).catch((err) => console.error(`[usage-alerts] sweep did not start: ${err instanceof Error ? err.message : String(err)}`));
+  startUsageAlerts();
   if (!process.env.SMTP_URL) return;
-  void import("@/lib/mail/sender").then((m) => m.startMailLoop(5_000)).catch((err) => {
+  mailLoop = import("@/lib/mail/sender");
+  mailLoop.then((m) => m.startMailLoop(5_000)).catch((err) => {
     console.error(`[mail] background sender did not start: ${err instanceof Error ? err.message : String(err)}`);
   });
 }
 
 /** Before exit: no new mail passes, every metered call written down, the database closed. */
 export async function stopBackgroundWork(): Promise<void> {
-  (await import("@/lib/mail/sender")).stopMailLoop();
+  (await mailLoop?.catch(() => undefined))?.stopMailLoop();
   await drainMeter();
-  await (await import("@/lib/usage/alerts")).stopUsageAlerts();
-  await (await import("@/lib/accounts/invalidate")).closeAccountBus();
+  await stopUsageAlerts();
+  await closeAccountBus();
   await closeDb();
 }

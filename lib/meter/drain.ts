@@ -1,3 +1,4 @@
+import { flushRequestLog } from "@/lib/usage/log";
 import { writeLedger } from "./ledger";
 import { drainSettles } from "./settle-queue";
 
@@ -9,5 +10,5 @@ import { drainSettles } from "./settle-queue";
 export async function drainMeter(): Promise<void> {
   await drainSettles();
   await writeLedger();
-  await (await import("@/lib/usage/log")).flushRequestLog();
+  await flushRequestLog();
 }

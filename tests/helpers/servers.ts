@@ -27,24 +27,31 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000)
   throw new Error(`${what} did not come up`);
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
+/**
+ * SIGTERM to the server's process, or with `group` SIGINT to its whole process group, as Ctrl-C
+ * in a terminal sends it: tsx's esbuild service then stops with the server.
+ */
+function stopper(child: ChildProcess, group = false): () => Promise<void> {
+  const signal = (sig: NodeJS.Signals) => (group ? process.kill(-child.pid!, sig) : child.kill(sig));
   return () => new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-    setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+    signal(group ? "SIGINT" : "SIGTERM");
+    setTimeout(() => signal("SIGKILL"), 5000).unref();
   });
 }
 
-export async function startLeanServer(env: Record<string, string>): Promise<Proc> {
+/** A lean server; `group`: in a process group of its own, stopped as Ctrl-C stops it. */
+export async function startLeanServer(env: Record<string, string>, opts: { group?: boolean } = {}): Promise<Proc> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "server/lean.ts"], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
+    detached: opts.group ?? false,
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/v1/health`)).ok, `lean server on ${port}`);
-  return { port, url, child, stop: stopper(child) };
+  return { port, url, child, stop: stopper(child, opts.group) };
 }
 
 export async function startRedis(port?: number): Promise<Proc> {
