@@ -3,6 +3,7 @@ import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from 
 import { findCard, grayOf, type Quad } from "./outline";
 import type { OpenIndex } from "./index-file";
 import { readPrinting } from "./read";
+import { codeLines, rankLines, readCells } from "./read-line";
 import { FACE } from "./render";
 import { cardsFromArt } from "./window";
 import { nearest, visionIndex } from "./search";
@@ -74,6 +75,16 @@ export const MATCH = { maxDistance: 0.2, sureDistance: 0.05, maxRatio: 0.65 } as
  * card or not, over 0.5.
  */
 export const ART_MATCH = { maxDistance: 0.2, sureDistance: 0, maxRatio: 0.45 } as const;
+/**
+ * A card found by its printed line when its artwork alone is not credible (glare over the art, a
+ * coarse scan that missed it): the outline's line read cell by cell ranks the index's lines, the
+ * best `candidates` of them are measured by their artwork, and the nearest is trusted when the
+ * line was read as printed text (`minQuality`), its artwork is near and it stands out from the
+ * next artwork among them. Set on bench/tune-identify.ts's photos (seeds "tune", hard): the
+ * right card's line read at quality 0.47-0.84, art 0.105-0.215, ratio 0.20-0.70; every non-card
+ * read at 0.04 or less, and every wrong card over 0.25 or at a ratio of 0.85 or more.
+ */
+export const LINE_MATCH = { minQuality: 0.4, maxDistance: 0.25, maxRatio: 0.75, candidates: 40 } as const;
 /** Artwork-shaped rectangles tried (each both ways up), and rows each takes from the coarse scan. */
 const ART_WINDOWS = 2;
 const ART_SHORTLIST = 8;
@@ -223,7 +234,14 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
       }
     }
   }
-  const noMatch = !credible(ranked[0]?.distance, ranked[1]?.distance);
+  let byLine = false;
+  if (!credible(ranked[0]?.distance, ranked[1]?.distance) && first.length) {
+    // The reading the artwork preferred first.
+    const preferred = first.find((r) => r === ranked[0]?.read);
+    const found = await fromLine(idx, rgb, preferred ? [preferred, ...first.filter((r) => r !== preferred)] : first);
+    if (found) [ranked, byLine] = [found, true];
+  }
+  const noMatch = !byLine && !credible(ranked[0]?.distance, ranked[1]?.distance);
   // The outline the answer was read from: none when the whole frame matched best.
   const outline = ranked[0] ? ranked[0].read.quad : (found?.quad ?? null);
   const { candidates, printing } = await printings(idx, rgb, ranked, topK);
@@ -234,6 +252,40 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     outline: outline ? (outline.map((p) => ({ x: Math.round(p.x * scale * 10) / 10, y: Math.round(p.y * scale * 10) / 10 })) as Quad) : null,
     index: { cards: idx.meta.ids.length, built_at: idx.meta.built_at },
   };
+}
+
+/** The card's width in the photo over the face's. */
+const widthScale = (q: Quad) => (Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y)) / 2 / FACE.width;
+
+const codedCache = new WeakMap<OpenIndex, Uint8Array>();
+const codedLines = (idx: OpenIndex) => {
+  let c = codedCache.get(idx);
+  if (!c) codedCache.set(idx, (c = codeLines(idx.meta.ids.map((_, row) => lineOf(idx, row)))));
+  return c;
+};
+
+/**
+ * The artwork groups the outline's printed line points to (LINE_MATCH), nearest artwork first,
+ * or null when the line does not single one out, either way up.
+ */
+async function fromLine(idx: OpenIndex, rgb: Rgb, readings: Reading[]): Promise<Hit[] | null> {
+  if (!idx.meta.lines) return null;
+  const g = groups(idx);
+  for (const read of readings) {
+    const cells = await readCells(rgb, read.oriented, widthScale(read.oriented));
+    if (cells.quality < LINE_MATCH.minQuality) continue;
+    const hits = new Map<number, Hit>();
+    for (const { row } of rankLines(cells, codedLines(idx), LINE_MATCH.candidates)) {
+      const distance = fineDistance(read.fine, await idx.fine(row), 0, read.white);
+      const group = g.of(row);
+      const had = hits.get(group);
+      if (!had || distance < had.distance) hits.set(group, { row: group, distance, read });
+    }
+    const ranked = [...hits.values()].sort((a, b) => a.distance - b.distance);
+    const [best, next] = ranked;
+    if (best && best.distance <= LINE_MATCH.maxDistance && (!next || best.distance / next.distance <= LINE_MATCH.maxRatio)) return ranked;
+  }
+  return null;
 }
 
 /** A line's parts as the index records them ("MEW 6/165\tEN"). */
@@ -257,9 +309,8 @@ async function printings(idx: OpenIndex, rgb: Rgb, ranked: Hit[], topK: number):
     const members = g.members(top.row);
     if (members.length > 1 && idx.meta.lines) {
       const q = top.read.oriented;
-      const scale = (Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y)) / 2 / FACE.width;
       const lines = members.map((row) => lineOf(idx, row));
-      const r = await readPrinting(rgb, q, lines, scale);
+      const r = await readPrinting(rgb, q, lines, widthScale(q));
       const best = Math.min(...r.misfits);
       members.forEach((row, i) => out.push({ row, distance: top.distance + (r.best === i ? 0 : 0.001 + 0.5 * (r.misfits[i]! - best)), top: true }));
       printing.ambiguous = r.best < 0;

@@ -15,12 +15,12 @@ import { FACE, ID_LINE, glyphSvg } from "./render";
 // Candidates that share the artwork are then ranked by it; the best is trusted only when it
 // explains the line well and clearly better than the runner-up.
 
-const CW = 10;
-const CH = 20;
+export const CW = 10;
+export const CH = 20;
 /** The cell's height (face px): from the cap line over the ascent to a little below the baseline. */
 const CELL_H = ID_LINE.size * 1.2;
 const CELL_TOP = -ID_LINE.size * 0.95;
-const N = ID_LINE.cells;
+export const N = ID_LINE.cells;
 const LINE_LEN = N * CW * CH;
 /** Samples per sample point side (supersampling) when reading the photo. */
 const SS = 2;
@@ -30,7 +30,7 @@ const templates = new Map<string, Template>();
 const pending = new Map<string, Promise<Template>>();
 
 /** A glyph's template: the cell's appearance on the CW × CH grid, 1 paper, ~0.1 ink (the language cells: inverted, boxed). */
-async function template(ch: string, inverted: boolean): Promise<Template> {
+export async function template(ch: string, inverted: boolean): Promise<Template> {
   const key = `${inverted ? "i" : "n"}${ch}`;
   const have = templates.get(key);
   if (have) return have;
@@ -63,7 +63,7 @@ export function lineCells(text: string, lang: string): string[] {
   return cells;
 }
 
-const isLang = (i: number) => i >= N - ID_LINE.langCells;
+export const isLang = (i: number) => i >= N - ID_LINE.langCells;
 
 /** Templates of every character the line may show, rendered ahead (about 10 ms, once). */
 export async function warmTemplates(chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/-.+!? "): Promise<void> {
@@ -102,7 +102,7 @@ function blurLine(src: Float32Array, sigma: number): Float32Array {
 }
 
 /** The photo's line sampled through the card's quad (upright), shifted by (dx, dy) face pixels. */
-function sampleLine(rgb: Rgb, quad: Quad, dx: number, dy: number): Float32Array {
+export function sampleLine(rgb: Rgb, quad: Quad, dx: number, dy: number): Float32Array {
   const m = squareToQuad(quad);
   const [m0, m1, m2, m3, m4, m5, m6, m7] = m as [number, number, number, number, number, number, number, number];
   const out = new Float32Array(LINE_LEN);

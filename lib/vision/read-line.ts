@@ -1,0 +1,204 @@
+import type { Rgb } from "./describe";
+import type { Quad } from "./outline";
+import { CH, CW, N, isLang, lineCells, sampleLine, template } from "./read";
+import { ID_LINE } from "./render";
+
+// Reads the printing's line with no candidates given: each character cell is compared with every
+// glyph of the font on its own, and any printed line's fit is then the sum of its cells' (a
+// lookup a cell), so the whole index's lines are ranked in a few milliseconds. identify.ts uses
+// it when the artwork alone is not credible (glare over it, a coarse scan that missed it): the
+// line finds the few cards it could be, and their artwork confirms one.
+
+// Locals, not the imported bindings: tsx's getters for those cost more than the loops' arithmetic.
+const [cw, ch, n] = [CW, CH, N];
+const CELL = cw * ch;
+/** The first of the language mark's cells. */
+const LANG_FROM = Array.from({ length: n }, (_, i) => i).find((i) => isLang(i)) ?? n;
+/** Glyphs a text cell may show, and a language cell (inverted, boxed). */
+const TEXT_GLYPHS = [..."0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/-.+!? "];
+const LANG_GLYPHS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ "];
+
+const TEXT_INDEX = new Map(TEXT_GLYPHS.map((g, i) => [g, i]));
+const LANG_INDEX = new Map(LANG_GLYPHS.map((g, i) => [g, i]));
+/** Text glyphs the alignment is searched with (the full banks only at the shift found): most lines' characters. */
+const ALIGN_GLYPHS = [..."0123456789/ SMBEPJ"].map((g) => TEXT_INDEX.get(g)!);
+/** A character the font's banks lack. */
+const UNKNOWN = 255;
+
+type Banks = [Float32Array[], Float32Array[]];
+let banks: Promise<Banks> | undefined;
+const loadBanks = () => (banks ??= Promise.all([
+  Promise.all(TEXT_GLYPHS.map((g) => template(g, false))), Promise.all(LANG_GLYPHS.map((g) => template(g, true))),
+]));
+
+/** A cell's template blurred by σ samples (clamped at the cell's edges). */
+function blurCell(src: Float32Array, sigma: number): Float32Array {
+  if (sigma < 0.3) return src;
+  const r = Math.ceil(sigma * 2.5);
+  const k = Array.from({ length: 2 * r + 1 }, (_, i) => Math.exp(-((i - r) ** 2) / (2 * sigma * sigma)));
+  const ks = k.reduce((a, b) => a + b, 0);
+  const tmp = new Float32Array(CELL);
+  const out = new Float32Array(CELL);
+  for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) {
+    let s = 0;
+    for (let j = -r; j <= r; j++) s += k[j + r]! * src[y * cw + Math.min(cw - 1, Math.max(0, x + j))]!;
+    tmp[y * cw + x] = s / ks;
+  }
+  for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) {
+    let s = 0;
+    for (let j = -r; j <= r; j++) s += k[j + r]! * tmp[Math.min(ch - 1, Math.max(0, y + j)) * cw + x]!;
+    out[y * cw + x] = s / ks;
+  }
+  return out;
+}
+
+/** The luminance below which `share` of the samples lie, to the unit (a histogram: no sort). */
+function percentile(hist: Uint32Array, total: number, share: number): number {
+  const want = total * share;
+  let seen = 0;
+  for (let v = 0; v < hist.length; v++) if ((seen += hist[v]!) > want) return v;
+  return hist.length - 1;
+}
+
+/** The photo's line on the templates' scale: its paper 1, its ink 0.1 (levels from percentiles, any exposure or cast). */
+function normalise(obs: Float32Array): Float32Array {
+  const hist = new Uint32Array(256);
+  for (let k = 0; k < obs.length; k++) hist[Math.min(255, Math.max(0, Math.round(obs[k]!)))]!++;
+  const ink = percentile(hist, obs.length, 0.03);
+  const paper = percentile(hist, obs.length, 0.9);
+  const gain = 0.9 / Math.max(1, paper - ink);
+  const out = new Float32Array(obs.length);
+  for (let k = 0; k < obs.length; k++) out[k] = 0.1 + (obs[k]! - ink) * gain;
+  return out;
+}
+
+/** Squared residual of every cell against every glyph of its bank (text cells: `textGlyphs` of it): cost[i][g]. */
+function cellCosts(obs: Float32Array, blurred: Banks, textGlyphs: number[] | null): Float64Array[] {
+  const out: Float64Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const lang = i >= LANG_FROM;
+    const ts = blurred[lang ? 1 : 0];
+    const use = lang || !textGlyphs ? undefined : textGlyphs;
+    const c = new Float64Array(ts.length).fill(Number.POSITIVE_INFINITY);
+    const base = i * CELL;
+    for (let u = 0, n = use ? use.length : ts.length; u < n; u++) {
+      const g = use ? use[u]! : u;
+      const t = ts[g]!;
+      let s = 0;
+      for (let k = 0; k < CELL; k++) {
+        const d = obs[base + k]! - t[k]!;
+        s += d * d;
+      }
+      c[g] = s;
+    }
+    out.push(c);
+  }
+  return out;
+}
+
+const least = (c: Float64Array) => {
+  let m = Number.POSITIVE_INFINITY;
+  for (const v of c) if (v < m) m = v;
+  return m;
+};
+
+/** The line read cell by cell: each cell's cost for every glyph, and the unconstrained best sum. */
+export type CellReading = {
+  costs: Float64Array[];
+  /** The sum of each cell's least cost: the best any text could do. */
+  floor: number;
+  /** The best glyph of each cell, for a person reading logs. */
+  text: string;
+  /** 1 − the best glyphs' residual over the line's variance: near 1 on printed text, at or under 0 on anything else. */
+  quality: number;
+};
+
+/**
+ * Reads the cells of the line through `quad` (upright). `scale`: the card's width in the photo
+ * over the face's, for the blur expected. The alignment (a pattern search over shifts of up to 5
+ * face pixels, with the glyphs most lines print) and the blur are those under which the best
+ * glyph of each cell fits best.
+ */
+export async function readCells(rgb: Rgb, quad: Quad, scale: number): Promise<CellReading> {
+  const bs = await loadBanks();
+  const base = 0.9 / Math.max(0.2, scale) / (ID_LINE.pitch / cw);
+  const blurs = new Map<number, Banks>();
+  const blurredFor = (sigma: number) => {
+    let b = blurs.get(sigma);
+    if (!b) blurs.set(sigma, (b = [bs[0].map((t) => blurCell(t, sigma)), bs[1].map((t) => blurCell(t, sigma))]));
+    return b;
+  };
+  const floorOf = (costs: Float64Array[]) => costs.reduce((s, c) => s + least(c), 0);
+  const at = (dx: number, dy: number, sigma: number, glyphs: number[] | null = ALIGN_GLYPHS) => {
+    const obs = normalise(sampleLine(rgb, quad, dx, dy));
+    const costs = cellCosts(obs, blurredFor(sigma), glyphs);
+    return { costs, floor: floorOf(costs), dx, dy, sigma, obs };
+  };
+  const qualityOf = (r: { floor: number; obs: Float32Array }) => {
+    const mean = r.obs.reduce((a, v) => a + v, 0) / r.obs.length;
+    const energy = r.obs.reduce((a, v) => a + (v - mean) ** 2, 0);
+    return 1 - r.floor / Math.max(1e-9, energy);
+  };
+  let best = at(0, 0, base);
+  // Where the outline puts the line, the best glyphs explain it no better than a blank would: no
+  // printed text there (most non-cards, a card the other way up), and no shift is worth trying.
+  // On the tuning photos the right line read at 0.04 or more here before alignment.
+  const rough = qualityOf(best);
+  if (rough < 0) return { costs: best.costs, floor: best.floor, text: "", quality: rough };
+  for (const step of [2, 1, 0.5]) {
+    for (let moves = 0; moves < 4; moves++) {
+      let moved = false;
+      for (const [dx, dy] of [[-step, 0], [step, 0], [0, -step], [0, step]] as const) {
+        const [x, y] = [best.dx + dx, best.dy + dy];
+        if (Math.abs(x) > 5 || Math.abs(y) > 5) continue;
+        const r = at(x, y, best.sigma);
+        if (r.floor < best.floor) {
+          best = r;
+          moved = true;
+        }
+      }
+      if (!moved) break;
+    }
+  }
+  for (const sigma of [base * 0.6, base * 1.6]) {
+    const r = at(best.dx, best.dy, sigma);
+    if (r.floor < best.floor) best = r;
+  }
+  const full = at(best.dx, best.dy, best.sigma, null);
+  const text = full.costs.map((c, i) => (i >= LANG_FROM ? LANG_GLYPHS : TEXT_GLYPHS)[c.indexOf(least(c))]).join("");
+  const quality = qualityOf(full);
+  return { costs: full.costs, floor: full.floor, text, quality };
+}
+
+/** Printed lines as glyph numbers, N a line (UNKNOWN where the banks lack the character), for rankLines. */
+export function codeLines(lines: readonly { text: string; lang: string }[]): Uint8Array {
+  const out = new Uint8Array(lines.length * n);
+  lines.forEach((l, row) => lineCells(l.text, l.lang).forEach((c, i) => {
+    out[row * n + i] = (i >= LANG_FROM ? LANG_INDEX : TEXT_INDEX).get(c) ?? UNKNOWN;
+  }));
+  return out;
+}
+
+/**
+ * The `count` lines (rows of `coded`) that explain the reading best, best first, with how much
+ * worse each does than the best glyph of every cell, over that floor (0: the line is what was
+ * read). A character the banks lack costs its cell's worst glyph.
+ */
+export function rankLines(r: CellReading, coded: Uint8Array, count: number): { row: number; cost: number }[] {
+  const worst = r.costs.map((c) => Math.max(...c));
+  const top: { row: number; cost: number }[] = [];
+  const rows = coded.length / n;
+  for (let row = 0; row < rows; row++) {
+    let s = 0;
+    for (let i = 0, o = row * n; i < n; i++) {
+      const g = coded[o + i]!;
+      s += g === UNKNOWN ? worst[i]! : r.costs[i]![g]!;
+    }
+    if (top.length === count && s >= top[count - 1]!.cost) continue;
+    let at = top.length;
+    while (at > 0 && top[at - 1]!.cost > s) at--;
+    top.splice(at, 0, { row, cost: s });
+    if (top.length > count) top.pop();
+  }
+  return top.map((t) => ({ row: t.row, cost: (t.cost - r.floor) / Math.max(1e-9, r.floor) }));
+}
