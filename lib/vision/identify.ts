@@ -12,7 +12,9 @@ import { nearest, visionIndex } from "./search";
 // outline, square it up, describe its artwork, scan the in-memory index with the coarse
 // vectors, re-rank the best few with the fine grids, and say no_match when even the best is
 // not credible. Both upright readings of the outline (0° and 180°) are tried, and so is the
-// whole frame, for a photo cropped to the card.
+// whole frame, for a photo cropped to the card. When no artwork is credible, the outline's
+// printed line is read on its own and the few cards it names are measured by their artwork
+// (read-line.ts): glare over the art does not reach the line.
 //
 // Cards that share their artwork (reprints, translations: art.ts) have one descriptor between
 // them: the search ranks artwork groups, and credibility compares the best group with the next
@@ -275,12 +277,14 @@ async function fromLine(idx: OpenIndex, rgb: Rgb, readings: Reading[]): Promise<
     const cells = await readCells(rgb, read.oriented, widthScale(read.oriented));
     if (cells.quality < LINE_MATCH.minQuality) continue;
     const hits = new Map<number, Hit>();
-    for (const { row } of rankLines(cells, codedLines(idx), LINE_MATCH.candidates)) {
-      const distance = fineDistance(read.fine, await idx.fine(row), 0, read.white);
+    const rows = rankLines(cells, codedLines(idx), LINE_MATCH.candidates).map((r) => r.row);
+    const fines = await Promise.all(rows.map((row) => idx.fine(row)));
+    rows.forEach((row, i) => {
+      const distance = fineDistance(read.fine, fines[i]!, 0, read.white);
       const group = g.of(row);
       const had = hits.get(group);
       if (!had || distance < had.distance) hits.set(group, { row: group, distance, read });
-    }
+    });
     const ranked = [...hits.values()].sort((a, b) => a.distance - b.distance);
     const [best, next] = ranked;
     if (best && best.distance <= LINE_MATCH.maxDistance && (!next || best.distance / next.distance <= LINE_MATCH.maxRatio)) return ranked;

@@ -109,7 +109,11 @@ export type CellReading = {
   floor: number;
   /** The best glyph of each cell, for a person reading logs. */
   text: string;
-  /** 1 − the best glyphs' residual over the line's variance: near 1 on printed text, at or under 0 on anything else. */
+  /**
+   * 1 − the best glyphs' residual over the line's variance: near 1 on printed text, at or under 0
+   * on anything else. Under 0 the line was not aligned and `costs` hold only the glyphs most
+   * lines print (the others infinite).
+   */
   quality: number;
 };
 
