@@ -1,6 +1,6 @@
 import type { Rgb } from "./describe";
 import type { Quad } from "./outline";
-import { CH, CW, N, isLang, lineCells, sampleLine, template } from "./read";
+import { CH, CW, GLYPHS, N, isLang, lineCells, sampleLine, template } from "./read";
 import { ID_LINE } from "./render";
 
 // Reads the printing's line with no candidates given: each character cell is compared with every
@@ -15,8 +15,8 @@ const CELL = cw * ch;
 /** The first of the language mark's cells. */
 const LANG_FROM = Array.from({ length: n }, (_, i) => i).find((i) => isLang(i)) ?? n;
 /** Glyphs a text cell may show, and a language cell (inverted, boxed). */
-const TEXT_GLYPHS = [..."0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/-.+!? "];
-const LANG_GLYPHS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ "];
+const TEXT_GLYPHS = [...GLYPHS];
+const LANG_GLYPHS = TEXT_GLYPHS.filter((g) => /[A-Z ]/.test(g));
 
 const TEXT_INDEX = new Map(TEXT_GLYPHS.map((g, i) => [g, i]));
 const LANG_INDEX = new Map(LANG_GLYPHS.map((g, i) => [g, i]));

@@ -65,8 +65,11 @@ export function lineCells(text: string, lang: string): string[] {
 
 export const isLang = (i: number) => i >= N - ID_LINE.langCells;
 
+/** Every character the line may show; the language mark's cells show the capitals and space, inverted. */
+export const GLYPHS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/-.+!? ";
+
 /** Templates of every character the line may show, rendered ahead (about 10 ms, once). */
-export async function warmTemplates(chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/-.+!? "): Promise<void> {
+export async function warmTemplates(chars = GLYPHS): Promise<void> {
   await Promise.all([...chars].flatMap((ch) => [template(ch, false), ...(/[A-Z ]/.test(ch) ? [template(ch, true)] : [])]));
 }
 
