@@ -262,7 +262,7 @@ const widthScale = (q: Quad) => (Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + 
 const codedCache = new WeakMap<OpenIndex, Uint8Array>();
 const codedLines = (idx: OpenIndex) => {
   let c = codedCache.get(idx);
-  if (!c) codedCache.set(idx, (c = codeLines(idx.meta.ids.map((_, row) => lineOf(idx, row)))));
+  if (!c) codedCache.set(idx, (c = codeLines(idx.meta.lines ?? [])));
   return c;
 };
 
