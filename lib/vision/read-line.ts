@@ -81,7 +81,7 @@ function cellCosts(obs: Float32Array, blurred: Banks, textGlyphs: number[] | nul
     const use = lang || !textGlyphs ? undefined : textGlyphs;
     const c = new Float64Array(ts.length).fill(Number.POSITIVE_INFINITY);
     const base = i * CELL;
-    for (let u = 0, n = use ? use.length : ts.length; u < n; u++) {
+    for (let u = 0, count = use ? use.length : ts.length; u < count; u++) {
       const g = use ? use[u]! : u;
       const t = ts[g]!;
       let s = 0;
