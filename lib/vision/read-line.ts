@@ -1,7 +1,6 @@
 import type { Rgb } from "./describe";
 import type { Quad } from "./outline";
-import { CH, CW, GLYPHS, N, isLang, sampleLine, template } from "./read";
-import { ID_LINE } from "./render";
+import { CH, CW, GLYPHS, N, alignLine, expectedBlur, gaussian, isLang, sampleLine, template } from "./read";
 
 // Reads the printing's line with no candidates given: each character cell is compared with every
 // glyph of the font on its own, and any printed line's fit is then the sum of its cells' (a
@@ -34,9 +33,7 @@ const loadBanks = () => (banks ??= Promise.all([
 /** A cell's template blurred by σ samples (clamped at the cell's edges). */
 function blurCell(src: Float32Array, sigma: number): Float32Array {
   if (sigma < 0.3) return src;
-  const r = Math.ceil(sigma * 2.5);
-  const k = Array.from({ length: 2 * r + 1 }, (_, i) => Math.exp(-((i - r) ** 2) / (2 * sigma * sigma)));
-  const ks = k.reduce((a, b) => a + b, 0);
+  const { r, k, ks } = gaussian(sigma);
   const tmp = new Float32Array(CELL);
   const out = new Float32Array(CELL);
   for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) {
@@ -119,13 +116,12 @@ export type CellReading = {
 
 /**
  * Reads the cells of the line through `quad` (upright). `scale`: the card's width in the photo
- * over the face's, for the blur expected. The alignment (a pattern search over shifts of up to 5
- * face pixels, with the glyphs most lines print) and the blur are those under which the best
- * glyph of each cell fits best.
+ * over the face's, for the blur expected. The alignment and the blur (read.ts alignLine, with the
+ * glyphs most lines print) are those under which the best glyph of each cell fits best.
  */
 export async function readCells(rgb: Rgb, quad: Quad, scale: number): Promise<CellReading> {
   const bs = await loadBanks();
-  const base = 0.9 / Math.max(0.2, scale) / (ID_LINE.pitch / cw);
+  const base = expectedBlur(scale);
   const blurs = new Map<number, Banks>();
   const blurredFor = (sigma: number) => {
     let b = blurs.get(sigma);
@@ -136,38 +132,20 @@ export async function readCells(rgb: Rgb, quad: Quad, scale: number): Promise<Ce
   const at = (dx: number, dy: number, sigma: number, glyphs: number[] | null = ALIGN_GLYPHS) => {
     const obs = normalise(sampleLine(rgb, quad, dx, dy));
     const costs = cellCosts(obs, blurredFor(sigma), glyphs);
-    return { costs, floor: floorOf(costs), dx, dy, sigma, obs };
+    return { costs, floor: floorOf(costs), obs };
   };
   const qualityOf = (r: { floor: number; obs: Float32Array }) => {
     const mean = r.obs.reduce((a, v) => a + v, 0) / r.obs.length;
     const energy = r.obs.reduce((a, v) => a + (v - mean) ** 2, 0);
     return 1 - r.floor / Math.max(1e-9, energy);
   };
-  let best = at(0, 0, base);
+  const start = at(0, 0, base);
   // Where the outline puts the line, the best glyphs explain it no better than a blank would: no
   // printed text there (most non-cards, a card the other way up), and no shift is worth trying.
   // On the tuning photos the right line read at 0.04 or more here before alignment.
-  const rough = qualityOf(best);
-  if (rough < 0) return { costs: best.costs, floor: best.floor, text: "", quality: rough };
-  for (const step of [2, 1, 0.5]) {
-    for (let moves = 0; moves < 4; moves++) {
-      let moved = false;
-      for (const [dx, dy] of [[-step, 0], [step, 0], [0, -step], [0, step]] as const) {
-        const [x, y] = [best.dx + dx, best.dy + dy];
-        if (Math.abs(x) > 5 || Math.abs(y) > 5) continue;
-        const r = at(x, y, best.sigma);
-        if (r.floor < best.floor) {
-          best = r;
-          moved = true;
-        }
-      }
-      if (!moved) break;
-    }
-  }
-  for (const sigma of [base * 0.6, base * 1.6]) {
-    const r = at(best.dx, best.dy, sigma);
-    if (r.floor < best.floor) best = r;
-  }
+  const rough = qualityOf(start);
+  if (rough < 0) return { costs: start.costs, floor: start.floor, text: "", quality: rough };
+  const best = alignLine(base, (dx, dy, sigma) => (dx === 0 && dy === 0 && sigma === base ? start : at(dx, dy, sigma)).floor);
   const full = at(best.dx, best.dy, best.sigma, null);
   const text = full.costs.map((c, i) => (i >= LANG_FROM ? LANG_GLYPHS : TEXT_GLYPHS)[c.indexOf(least(c))]).join("");
   const quality = qualityOf(full);

@@ -81,12 +81,49 @@ async function expected(cells: string[]): Promise<Float32Array> {
   return out;
 }
 
+/** A Gaussian's weights out to 2.5 σ either side (r of them), and their sum. */
+export function gaussian(sigma: number): { r: number; k: number[]; ks: number } {
+  const r = Math.ceil(sigma * 2.5);
+  const k = Array.from({ length: 2 * r + 1 }, (_, i) => Math.exp(-((i - r) ** 2) / (2 * sigma * sigma)));
+  return { r, k, ks: k.reduce((a, b) => a + b, 0) };
+}
+
+/** The blur (σ in samples of a cell's grid) a card `scale` times the face's width shows the line with. */
+export const expectedBlur = (scale: number) => 0.9 / Math.max(0.2, scale) / (ID_LINE.pitch / CW);
+
+/**
+ * Where the line is and how blurred: from where the outline puts it, a pattern search over shifts
+ * of up to 5 face px (steps of 2, 1 and 0.5) at the blur `base`, then that blur × 0.6 or × 1.6
+ * when either fits better. `score` (the lower the better) judges a shift and blur.
+ */
+export function alignLine(base: number, score: (dx: number, dy: number, sigma: number) => number): { dx: number; dy: number; sigma: number; m: number } {
+  let best = { dx: 0, dy: 0, sigma: base, m: score(0, 0, base) };
+  for (const step of [2, 1, 0.5]) {
+    for (let moves = 0; moves < 4; moves++) {
+      let moved = false;
+      for (const [dx, dy] of [[-step, 0], [step, 0], [0, -step], [0, step]] as const) {
+        const [x, y] = [best.dx + dx, best.dy + dy];
+        if (Math.abs(x) > 5 || Math.abs(y) > 5) continue;
+        const m = score(x, y, best.sigma);
+        if (m < best.m) {
+          best = { ...best, m, dx: x, dy: y };
+          moved = true;
+        }
+      }
+      if (!moved) break;
+    }
+  }
+  for (const sigma of [base * 0.6, base * 1.6]) {
+    const m = score(best.dx, best.dy, sigma);
+    if (m < best.m) best = { ...best, m, sigma };
+  }
+  return best;
+}
+
 /** Gaussian blur of a line (cells side by side) along both axes, σ in samples. */
 function blurLine(src: Float32Array, sigma: number): Float32Array {
   if (sigma < 0.3) return src;
-  const r = Math.ceil(sigma * 2.5);
-  const k = Array.from({ length: 2 * r + 1 }, (_, i) => Math.exp(-((i - r) ** 2) / (2 * sigma * sigma)));
-  const ks = k.reduce((a, b) => a + b, 0);
+  const { r, k, ks } = gaussian(sigma);
   const W = N * CW;
   const at = (x: number, y: number) => src[(Math.floor(x / CW) * CH + y) * CW + (x % CW)]!;
   const tmp = new Float32Array(W * CH);
@@ -198,9 +235,6 @@ export const READ = { maxMisfit: 0.6, minGap: 0.25 } as const;
  */
 export async function readPrinting(rgb: Rgb, quad: Quad, candidates: { text: string; lang: string }[], scale: number): Promise<Reading> {
   const exps = await Promise.all(candidates.map((c) => expected(lineCells(c.text, c.lang))));
-  // Alignment: the outline is right to a pixel or two; the best shift for the first candidate.
-  const base = 0.9 / Math.max(0.2, scale) / (ID_LINE.pitch / CW);
-  let best = { m: Number.POSITIVE_INFINITY, dx: 0, dy: 0, sigma: base };
   const blurred = new Map<number, Float32Array[]>();
   const blurredFor = (sigma: number) => {
     let b = blurred.get(sigma);
@@ -220,30 +254,14 @@ export async function readPrinting(rgb: Rgb, quad: Quad, candidates: { text: str
     for (const x of xs) for (let k = 0; k < LINE_LEN; k++) m[k]! += x[k]! / xs.length;
     return m;
   };
-  // A pattern search from where the outline says the line is: steps of 2, 1 and 0.5 face px.
-  let ref = meanOf(blurredFor(base));
-  best.m = misfit(sampleAt(0, 0), ref);
-  for (const step of [2, 1, 0.5]) {
-    for (let moves = 0; moves < 4; moves++) {
-      let moved = false;
-      for (const [dx, dy] of [[-step, 0], [step, 0], [0, -step], [0, step]] as const) {
-        const [x, y] = [best.dx + dx, best.dy + dy];
-        if (Math.abs(x) > 5 || Math.abs(y) > 5) continue;
-        const m = misfit(sampleAt(x, y), ref);
-        if (m < best.m) {
-          best = { ...best, m, dx: x, dy: y };
-          moved = true;
-        }
-      }
-      if (!moved) break;
-    }
-  }
-  // Then the blur that fits best.
-  for (const sigma of [base * 0.6, base * 1.6]) {
-    ref = meanOf(blurredFor(sigma));
-    const m = misfit(sampleAt(best.dx, best.dy), ref);
-    if (m < best.m) best = { ...best, m, sigma };
-  }
+  // Alignment: the outline is right to a pixel or two.
+  const refs = new Map<number, Float32Array>();
+  const refFor = (sigma: number) => {
+    let r = refs.get(sigma);
+    if (!r) refs.set(sigma, (r = meanOf(blurredFor(sigma))));
+    return r;
+  };
+  const best = alignLine(expectedBlur(scale), (dx, dy, sigma) => misfit(sampleAt(dx, dy), refFor(sigma)));
   const obs = sampleAt(best.dx, best.dy);
   const exp = blurredFor(best.sigma);
   const misfits = exp.map((e) => misfit(obs, e));
