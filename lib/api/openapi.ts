@@ -147,7 +147,12 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     paths,
     components: {
       schemas: components,
-      headers: { "X-Request-Id": { schema: { type: "string" }, description: "Identifies the request in our logs." } },
+      headers: {
+        "X-Request-Id": {
+          schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{8,128}$" },
+          description: "Identifies the request in our logs and in GET /v1/me/requests: `req_` and 24 hex digits, the first 12 the time in milliseconds, so that ids sort by time. An X-Request-Id sent with the request (8 to 128 of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`) is answered and logged instead.",
+        },
+      },
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
         Bearer: { type: "http", scheme: "bearer", description: "The API key as a bearer token." },

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { routeSpecs } from "@/app/api/v1/routes";
+import { buildOpenApi } from "@/lib/api/openapi";
 import { requestId } from "@/lib/api/respond";
 
 const bare = () => new Request("http://x/v1/health");
@@ -30,5 +32,15 @@ describe("requestId", () => {
     expect(requestId(withId("short"))).toMatch(/^req_/);
     expect(requestId(withId("has space in it"))).toMatch(/^req_/);
     expect(requestId(withId("x".repeat(129)))).toMatch(/^req_/);
+  });
+
+  it("matches the shape the OpenAPI document publishes for X-Request-Id, which kept incoming ids follow too", () => {
+    const doc = buildOpenApi(routeSpecs(), { version: "test" }) as { components: { headers: Record<string, { schema: { pattern: string } }> } };
+    const pattern = new RegExp(doc.components.headers["X-Request-Id"]!.schema.pattern);
+    expect(requestId(bare())).toMatch(pattern);
+    for (const sent of ["trace-1234.abc:9", "short", "x".repeat(129)]) {
+      const kept = requestId(new Request("http://x/v1/health", { headers: { "x-request-id": sent } })) === sent;
+      expect(pattern.test(sent)).toBe(kept);
+    }
   });
 });
