@@ -4,7 +4,7 @@ import { query } from "../helpers/db";
 import { expectEnvelope } from "../helpers/expect";
 import { as, sleep, type Answer } from "../helpers/meter";
 import { flushRequestLog } from "@/lib/usage/log";
-import { deleteLogBefore } from "@/lib/usage/queries/write";
+import { deleteLogBefore, insertLogRows } from "@/lib/usage/queries/write";
 
 // The owner's usage (issue 13): the request log behind GET /v1/me/requests, its filters and
 // paging, the analytics of GET /v1/me/usage against the durable ledger, and keys' expiry,
@@ -188,5 +188,26 @@ describe("keys: expiry, last use and per-key counts", () => {
     const listed = (await as(acc.key, "GET", "/v1/keys")).body.data.find((k: any) => k.id === made.body.data.id);
     expect(listed).toMatchObject({ expired: true, requests_30d: 1 });
     expect(listed.last_used_at).not.toBeNull();
+  });
+});
+
+describe("the request log's writes", () => {
+  it("two instances writing the hourly sums of the same accounts at once, in opposite orders, neither deadlocks nor loses a call", async () => {
+    // Each instance's batch lists its accounts in the order their calls came; the sums' upserts
+    // lock rows in that order unless the write sorts them.
+    const run = Math.random().toString(36).slice(2, 10);
+    const accounts = Array.from({ length: 300 }, (_, i) => `acct_lockorder_${run}_${String(i).padStart(3, "0")}`);
+    const at = Date.now();
+    const row = (accountId: string, i: number) => ({
+      accountId, at, keyId: "key_lockorder", method: "GET", route: "/v1/cards/{id}", status: 200, errorCode: null,
+      credits: 1, cardsAdded: 0, refunded: false, latency: 10, requestId: `req_lockorder_${run}_${i}`,
+    });
+    for (let round = 0; round < 4; round++) {
+      await Promise.all([insertLogRows(accounts.map(row)), insertLogRows([...accounts].reverse().map(row))]);
+    }
+    const [sums] = await query<{ requests: string; rows: string }>(
+      "select sum(requests) as requests, count(*) as rows from usage_hourly where account_id like $1", [`acct_lockorder_${run}_%`]);
+    expect(Number(sums!.rows)).toBe(300);
+    expect(Number(sums!.requests)).toBe(300 * 2 * 4);
   });
 });

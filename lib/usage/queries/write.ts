@@ -29,7 +29,9 @@ const CHUNK = 250;
 
 /**
  * One batch in one transaction: the rows as one JSON parameter (a statement whatever the
- * batch's size, no parameter limit), and their hourly sums added to usage_hourly. Read as json,
+ * batch's size, no parameter limit), and their hourly sums added to usage_hourly, in the order
+ * of their key: instances flushing at once lock the rows they share in one order, where the
+ * order calls came in deadlocked two of them (one batch refused, a drain's rows lost). Read as json,
  * not jsonb: each row is read once, and building jsonb first took Postgres twice the CPU
  * (39 against 17 µs a row in a batch of 2,000). The JSON is made CHUNK rows at a time, letting
  * requests in between: a batch of 2,000 made in one go held the event loop for about 13 ms
@@ -67,6 +69,7 @@ export async function insertLogRows(batch: readonly LogRow[]): Promise<void> {
       select account_id, hour, route, key_id, status, requests, credits, refunds, cards_added
       from json_to_recordset(${sumJson}::json) as x(account_id text, hour timestamptz, route text, key_id text, status smallint,
         requests int, credits int, refunds int, cards_added int)
+      order by account_id, hour, route, key_id, status
       on conflict (account_id, hour, route, key_id, status) do update set
         requests = usage_hourly.requests + excluded.requests, credits = usage_hourly.credits + excluded.credits,
         refunds = usage_hourly.refunds + excluded.refunds, cards_added = usage_hourly.cards_added + excluded.cards_added`);
