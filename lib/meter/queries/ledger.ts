@@ -7,13 +7,23 @@ export type LedgerRow = {
   requests: number; credits: number; refunds: number; newCards: number;
 };
 
+/**
+ * Rows in the order of their key. Instances write batches of the same accounts at once, and an
+ * insert locks its rows in the order it lists them: in the order calls came, two batches
+ * deadlocked and PostgreSQL refused one (tests/integration/ledger-writers.test.ts).
+ */
+const byKey = <T>(key: (row: T) => string) => (rows: readonly T[]): T[] =>
+  rows.map((row) => ({ row, k: key(row) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map((x) => x.row);
+const ledgerOrder = byKey<LedgerRow>((r) => `${r.accountId}\u0000${r.period}\u0000${r.day}\u0000${r.route}`);
+const cardOrder = byKey<{ accountId: string; period: string; cardId: string }>((r) => `${r.accountId}\u0000${r.period}\u0000${r.cardId}`);
+
 /** Adds a batch of increments to the ledger (one statement; counters add up). */
 export async function addLedgerRows(batch: LedgerRow[]): Promise<void> {
   if (!batch.length) return;
   const db = await getDb();
   await db
     .insert(usageLedger)
-    .values(batch)
+    .values(ledgerOrder(batch))
     .onConflictDoUpdate({
       target: [usageLedger.accountId, usageLedger.period, usageLedger.day, usageLedger.route],
       set: {
@@ -28,8 +38,9 @@ export async function addLedgerRows(batch: LedgerRow[]): Promise<void> {
 export async function addAccountCards(batch: { accountId: string; period: string; cardId: string }[]): Promise<void> {
   if (!batch.length) return;
   const db = await getDb();
-  for (let i = 0; i < batch.length; i += 2000) {
-    await db.insert(accountCards).values(batch.slice(i, i + 2000)).onConflictDoNothing();
+  const sorted = cardOrder(batch);
+  for (let i = 0; i < sorted.length; i += 2000) {
+    await db.insert(accountCards).values(sorted.slice(i, i + 2000)).onConflictDoNothing();
   }
 }
 
