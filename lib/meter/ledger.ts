@@ -123,6 +123,12 @@ export async function writeLedger(): Promise<void> {
   }
 }
 
+/** How many rows and cards wait to be written (the drain's check that nothing is left). */
+export function unwrittenLedger(): number {
+  const s = state();
+  return s.rows.size + s.cards.length;
+}
+
 /** Unwritten rows of an account (merged into what readers see). */
 export function pending(accountId: string): LedgerRow[] {
   return [...state().rows.values()].filter((r) => r.accountId === accountId);

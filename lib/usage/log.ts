@@ -99,6 +99,11 @@ async function purgeHourly(now: number): Promise<void> {
   }
 }
 
+/** How many rows wait to be written (the drain's check that nothing is left). */
+export function unwrittenLog(): number {
+  return state().rows.length;
+}
+
 /** Buffered rows of an account (tests, and readers that want this instance's latest calls). */
 export function pendingLog(accountId: string): Entry[] {
   return state().rows.filter((r) => r.accountId === accountId);
