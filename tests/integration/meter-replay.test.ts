@@ -189,8 +189,11 @@ describe.each(OPS)("$method $template", (op) => {
     // The trial refills 5 a second: a slow route (a photo searched) may get back what it took.
     else expect(int(bearer, "ratelimit-remaining")).toBeLessThanOrEqual(int(header, "ratelimit-remaining") - 1 + Math.ceil(seconds * SPEC_FIGURES.trial.rate));
     if (header.h("etag")) {
-      expect(bearer.h("etag")).toBe(header.h("etag"));
-      expect(bearer.body).toEqual(header.body);
+      // A live list (GET /v1/changes) may move between the two calls while other files write
+      // prices: the bearer's answer is then the one the key gets next.
+      const same = bearer.h("etag") === header.h("etag") ? header : await withKey(op, acct);
+      expect(bearer.h("etag")).toBe(same.h("etag"));
+      expect(bearer.body).toEqual(same.body);
     }
   });
 
