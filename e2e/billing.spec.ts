@@ -65,8 +65,12 @@ test("the owner subscribes through Checkout, upgrades, schedules a downgrade, ca
   await expect(page).toHaveURL(/:3211\/checkout\/cs_/);
   const fake = new URL(page.url()).origin;
   await expect(page.locator("body")).toContainText("€29.00");
-  await page.getByRole("button", { name: /^Pay €/ }).click();
-  await expect(page).toHaveURL(/\/dashboard\/billing\?checkout=success&session_id=cs_/);
+  // The return address carries the session, caught as the navigation commits: the page drops it
+  // once it has said so, which on a fast webhook came before a poll of the address saw it.
+  await Promise.all([
+    page.waitForURL(/\/dashboard\/billing\?checkout=success&session_id=cs_/, { waitUntil: "commit" }),
+    page.getByRole("button", { name: /^Pay €/ }).click(),
+  ]);
   // The webhook lands a moment later; the page says so, then shows the plan.
   await expect(page.getByTestId("checkout-return")).toContainText("Payment confirmed");
   await expect(page, "said once: the address drops ?checkout=").toHaveURL(/\/dashboard\/billing$/);
