@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
 import { findCard, grayOf, type Quad } from "./outline";
 import type { OpenIndex } from "./index-file";
-import { readPrinting } from "./read";
+import { lineParts, readPrinting } from "./read";
 import { codeLines, rankLines, readCells } from "./read-line";
 import { FACE } from "./render";
 import { cardsFromArt } from "./window";
@@ -292,11 +292,8 @@ async function fromLine(idx: OpenIndex, rgb: Rgb, readings: Reading[]): Promise<
   return null;
 }
 
-/** A line's parts as the index records them ("MEW 6/165\tEN"). */
-const lineOf = (idx: OpenIndex, row: number) => {
-  const [text = "", lang = "EN"] = (idx.meta.lines?.[row] ?? "").split("\t");
-  return { text, lang };
-};
+/** A row's printed line, in its parts. */
+const lineOf = (idx: OpenIndex, row: number) => lineParts(idx.meta.lines?.[row] ?? "");
 
 /**
  * The ranked artwork groups as cards: the best group's cards ordered by their printed line as

@@ -1,6 +1,6 @@
 import type { Rgb } from "./describe";
 import type { Quad } from "./outline";
-import { CH, CW, GLYPHS, N, alignLine, expectedBlur, gaussian, isLang, sampleLine, template } from "./read";
+import { CH, CW, GLYPHS, LANG_GLYPHS as LANG_CHARS, N, alignLine, expectedBlur, gaussian, isLang, layLine, lineParts, sampleLine, template } from "./read";
 
 // Reads the printing's line with no candidates given: each character cell is compared with every
 // glyph of the font on its own, and any printed line's fit is then the sum of its cells' (a
@@ -15,7 +15,7 @@ const CELL = cw * ch;
 const LANG_FROM = Array.from({ length: n }, (_, i) => i).find((i) => isLang(i)) ?? n;
 /** Glyphs a text cell may show, and a language cell (inverted, boxed). */
 const TEXT_GLYPHS = [...GLYPHS];
-const LANG_GLYPHS = TEXT_GLYPHS.filter((g) => /[A-Z ]/.test(g));
+const LANG_GLYPHS = [...LANG_CHARS];
 
 const TEXT_INDEX = new Map(TEXT_GLYPHS.map((g, i) => [g, i]));
 const LANG_INDEX = new Map(LANG_GLYPHS.map((g, i) => [g, i]));
@@ -153,28 +153,18 @@ export async function readCells(rgb: Rgb, quad: Quad, scale: number): Promise<Ce
 }
 
 /**
- * Printed lines as the index records them ("MEW 6/165\tEN", the language EN when none is given)
- * as glyph numbers, N a line laid out as read.ts lineCells lays it (UNKNOWN where the banks lack
- * the character), for rankLines. About 10 ms for the whole index.
+ * Printed lines as the index records them ("MEW 6/165\tEN": read.ts lineParts) as glyph numbers,
+ * N a line laid out as read.ts layLine lays it (UNKNOWN where the banks lack the character), for
+ * rankLines. About 10 ms for the whole index.
  */
 export function codeLines(lines: readonly string[]): Uint8Array {
   const out = new Uint8Array(lines.length * n);
   const blank = new Uint8Array(n).map((_, i) => (i >= LANG_FROM ? LANG_INDEX : TEXT_INDEX).get(" ")!);
-  const textCells = LANG_FROM - 1;
-  lines.forEach((line, row) => {
+  lines.forEach((record, row) => {
     const o = row * n;
     out.set(blank, o);
-    const tab = line.indexOf("\t");
-    let i = 0;
-    for (const c of tab < 0 ? line : line.slice(0, tab)) {
-      if (i >= textCells) break;
-      out[o + i++] = TEXT_INDEX.get(c) ?? UNKNOWN;
-    }
-    i = 0;
-    for (const c of tab < 0 ? "EN" : line.slice(tab + 1)) {
-      if (i >= n - LANG_FROM) break;
-      out[o + LANG_FROM + i++] = LANG_INDEX.get(c) ?? UNKNOWN;
-    }
+    const { text, lang } = lineParts(record);
+    layLine(text, lang, (i, c) => (out[o + i] = (i >= LANG_FROM ? LANG_INDEX : TEXT_INDEX).get(c) ?? UNKNOWN));
   });
   return out;
 }

@@ -55,22 +55,44 @@ export async function template(ch: string, inverted: boolean): Promise<Template>
   return p;
 }
 
+/**
+ * A printing's line laid out cell by cell: `put(cell, ch)` for each character shown, the text
+ * from the first cell (a blank cell left before the mark), the language mark in the last two.
+ * Cells not put are blank.
+ */
+export function layLine(text: string, lang: string, put: (cell: number, ch: string) => void): void {
+  let i = 0;
+  for (const ch of text) {
+    if (i >= N - ID_LINE.langCells - 1) break;
+    put(i++, ch);
+  }
+  i = N - ID_LINE.langCells;
+  for (const ch of lang.slice(0, ID_LINE.langCells)) put(i++, ch);
+}
+
 /** The characters a printing's line shows, cell by cell (the language mark in the last two). */
 export function lineCells(text: string, lang: string): string[] {
   const cells = Array.from({ length: N }, () => " ");
-  [...text].slice(0, N - ID_LINE.langCells - 1).forEach((ch, i) => (cells[i] = ch));
-  [...lang.slice(0, 2)].forEach((ch, i) => (cells[N - ID_LINE.langCells + i] = ch));
+  layLine(text, lang, (i, ch) => (cells[i] = ch));
   return cells;
+}
+
+/** A line as the index records it ("MEW 6/165\tEN", index-file.ts), in its parts; EN when no mark is recorded. */
+export function lineParts(record: string): { text: string; lang: string } {
+  const tab = record.indexOf("\t");
+  return tab < 0 ? { text: record, lang: "EN" } : { text: record.slice(0, tab), lang: record.slice(tab + 1) };
 }
 
 export const isLang = (i: number) => i >= N - ID_LINE.langCells;
 
-/** Every character the line may show; the language mark's cells show the capitals and space, inverted. */
+/** Every character the line may show. */
 export const GLYPHS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/-.+!? ";
+/** What the language mark's cells may show, inverted: the capitals and space. */
+export const LANG_GLYPHS = GLYPHS.replace(/[^A-Z ]/g, "");
 
 /** Templates of every character the line may show, rendered ahead (about 10 ms, once). */
 export async function warmTemplates(chars = GLYPHS): Promise<void> {
-  await Promise.all([...chars].flatMap((ch) => [template(ch, false), ...(/[A-Z ]/.test(ch) ? [template(ch, true)] : [])]));
+  await Promise.all([...chars].flatMap((ch) => [template(ch, false), ...(LANG_GLYPHS.includes(ch) ? [template(ch, true)] : [])]));
 }
 
 /** The expected line of a printing, cell after cell, row-major within each cell. */
