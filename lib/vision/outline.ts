@@ -67,19 +67,23 @@ export const COARSE_SIDE = 300;
  */
 export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {}): { quad: Quad; score: number } | null {
   const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE_SIDE));
-  const planes = planesOf(g);
-  const small = downscale(planes, k);
+  const { planes, small, done } = preparedOf(g, k);
+  const once = <T>(key: string, work: () => T): T => {
+    if (!done.has(key)) done.set(key, work());
+    return done.get(key) as T;
+  };
+  const snapOnce = (q: Quad) => once(`snap ${JSON.stringify(q)}`, () => snapSides(small, q));
   const rate = (support: number[]) => Math.min(support.reduce((s, x) => s + x, 0) / 4, 1.5 * Math.min(...support));
   type Candidate = { lines: Side[]; quad: Quad; score: number; area: number; border: number; colour?: number[] };
   const found: Candidate[] = [];
   const seen: Quad[] = [];
   for (const q of coarseQuads(small, 8, o.lines)) {
     // Twice: a rough line on the artwork's box reaches the frame first, the card's edge next.
-    const first = snapSides(small, q);
+    const first = snapOnce(q);
     const again = first && cornersOf(first.lines);
     if (!again || seen.some((s) => s.every((p, i) => Math.hypot(p.x - again[i]!.x, p.y - again[i]!.y) < 1))) continue;
     seen.push(again);
-    const r = snapSides(small, again);
+    const r = snapOnce(again);
     const quad = r && cornersOf(r.lines);
     if (!r || !quad || !convex(orderCorners(quad))) continue;
     found.push({ lines: r.lines, quad, score: rate(r.support), area: area(quad), border: r.border, colour: r.colour });
@@ -94,7 +98,7 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
   const floor = Math.max(0.45, 0.7 * best.score);
   // A rough quad's sides on a larger copy `p`: onto the outermost edge near them again.
   const snapOn = (p: Planes, rough: Quad | null, known?: number[], least?: number) => (rough ? snapSides(p, rough, { in: 0.02, out: 0.06 }, known, least) : null);
-  const onFull = (c: Candidate, known?: number[]) => (k > 1 ? snapOn(planes, cornersOf(scaleLines(c.lines, k)), known) : null);
+  const onFull = (c: Candidate, known?: number[]) => (k > 1 ? once(`full ${JSON.stringify([c.lines, known])}`, () => snapOn(planes, cornersOf(scaleLines(c.lines, k)), known)) : null);
   const fullBorder = (c: Candidate) => onFull(c)?.border ?? c.border;
   for (let next: Candidate | undefined = best; next; ) {
     best = next;
@@ -102,38 +106,56 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
     next = found.find((c) => c.area > inner.area * 1.02 && c.score >= floor && covered(inner.quad, grow(orderCorners(c.quad), 0.02)) >= 0.9 &&
       (c.border >= inner.border || fullBorder(c) >= fullBorder(inner)));
   }
-  // On the full image, where a thin border's two edges are apart: the outermost again, then to a fraction of a pixel.
-  const lines = best.lines;
-  // On `p`, `f` times the small copy's resolution: the snapped sides, else the small copy's lines, to a fraction of a pixel.
-  const refined = (p: Planes, f: number, snapped: Snapped | null, least?: number) =>
-    refineSides(p, snapped?.lines ?? scaleLines(lines, f), snapped ? 2.5 : f + 1.5, least);
-  let snapped = onFull(best, best.colour);
-  let fine = refined(planes, k, snapped);
-  if (k >= 2 && (o.outside || !fine)) {
-    // A table of nearly the border's own colour. JPEG keeps colour at half resolution, which
-    // spreads a step of hue alone over more pixels than the full image's two-pixel difference
-    // sees, and a step of 15 is not much above the noise: on a half-size copy the step is sharp
-    // again and the noise halved, so weaker steps count (FAINT_STEP), and lines there are still
-    // good to a fraction of a pixel. There the card's own faint edge may lie outside the one
-    // found (the printed frame's, the strong one), or the edge found may not refine at all.
-    // Pixel centres: the half-size copy's pixel (i, j) covers the full image's 2i..2i + 1.
-    const half = downscale(planes, 2);
-    const here = fine ? (fine.quad.map((p) => ({ x: (p.x - 0.5) / 2, y: (p.y - 0.5) / 2 })) as Quad) : cornersOf(scaleLines(lines, k / 2));
-    const wider = o.outside && here ? widerFaint(half, here) : null;
-    if (wider || !fine) {
-      snapped = wider ?? snapOn(half, here, best.colour, FAINT_STEP);
-      const onHalf = refined(half, k / 2, snapped, FAINT_STEP);
-      fine = onHalf && { quad: onHalf.quad.map((p) => ({ x: 2 * p.x + 0.5, y: 2 * p.y + 0.5 })) as Quad, support: onHalf.support };
+  // The same card found with more lines (identify.ts) is refined once.
+  const chosen = best;
+  return once(`fine ${JSON.stringify([chosen.lines, chosen.colour, chosen.border, !!o.outside])}`, () => {
+    // On the full image, where a thin border's two edges are apart: the outermost again, then to a fraction of a pixel.
+    const lines = chosen.lines;
+    // On `p`, `f` times the small copy's resolution: the snapped sides, else the small copy's lines, to a fraction of a pixel.
+    const refined = (p: Planes, f: number, snapped: Snapped | null, least?: number) =>
+      refineSides(p, snapped?.lines ?? scaleLines(lines, f), snapped ? 2.5 : f + 1.5, least);
+    let snapped = onFull(chosen, chosen.colour);
+    let fine = refined(planes, k, snapped);
+    if (k >= 2 && (o.outside || !fine)) {
+      // A table of nearly the border's own colour. JPEG keeps colour at half resolution, which
+      // spreads a step of hue alone over more pixels than the full image's two-pixel difference
+      // sees, and a step of 15 is not much above the noise: on a half-size copy the step is sharp
+      // again and the noise halved, so weaker steps count (FAINT_STEP), and lines there are still
+      // good to a fraction of a pixel. There the card's own faint edge may lie outside the one
+      // found (the printed frame's, the strong one), or the edge found may not refine at all.
+      // Pixel centres: the half-size copy's pixel (i, j) covers the full image's 2i..2i + 1.
+      const half = downscale(planes, 2);
+      const here = fine ? (fine.quad.map((p) => ({ x: (p.x - 0.5) / 2, y: (p.y - 0.5) / 2 })) as Quad) : cornersOf(scaleLines(lines, k / 2));
+      const wider = o.outside && here ? widerFaint(half, here) : null;
+      if (wider || !fine) {
+        snapped = wider ?? snapOn(half, here, chosen.colour, FAINT_STEP);
+        const onHalf = refined(half, k / 2, snapped, FAINT_STEP);
+        fine = onHalf && { quad: onHalf.quad.map((p) => ({ x: 2 * p.x + 0.5, y: 2 * p.y + 0.5 })) as Quad, support: onHalf.support };
+      }
     }
+    if (!fine) return null;
+    const quad = orderCorners(fine.quad);
+    if (!convex(quad)) return null;
+    // A card has the same border colour inside all four sides and a printed frame inside that.
+    const inner = framed(small, chosen.lines);
+    const border = Math.max(chosen.border, snapped?.border ?? 0);
+    const score = rate(fine.support) * (0.5 + 0.125 * border) * (0.6 + 0.1 * inner);
+    return score < 0.4 ? null : { quad, score: Math.round(score * 1000) / 1000 };
+  });
+}
+
+/**
+ * What findCard works out of a photo before its lines, and the rough quads it snapped: kept with
+ * the photo, so that a second look with more lines (identify.ts) does none of it again.
+ */
+const prepared = new WeakMap<Gray, { k: number; planes: Planes; small: Planes; done: Map<string, unknown> }>();
+function preparedOf(g: Gray, k: number) {
+  let p = prepared.get(g);
+  if (!p || p.k !== k) {
+    const planes = planesOf(g);
+    prepared.set(g, (p = { k, planes, small: downscale(planes, k), done: new Map() }));
   }
-  if (!fine) return null;
-  const quad = orderCorners(fine.quad);
-  if (!convex(quad)) return null;
-  // A card has the same border colour inside all four sides and a printed frame inside that.
-  const inner = framed(small, best.lines);
-  const border = Math.max(best.border, snapped?.border ?? 0);
-  const score = rate(fine.support) * (0.5 + 0.125 * border) * (0.6 + 0.1 * inner);
-  return score < 0.4 ? null : { quad, score: Math.round(score * 1000) / 1000 };
+  return p;
 }
 
 /**

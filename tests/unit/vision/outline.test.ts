@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { area } from "@/lib/vision/coarse";
 import { findCard, grayOf, orderCorners, squareToQuad, type Point, type Quad } from "@/lib/vision/outline";
 import { renderFace, seeded, type FaceCard } from "@/lib/vision/render";
 import { synthPhoto } from "@/lib/vision/synth";
@@ -69,6 +70,30 @@ describe("findCard on synthesised photos", () => {
     const found = findCard(await gray(photo), { lines: 26 });
     expect(found).not.toBeNull();
     for (const q of seen) expect(Math.min(...found!.quad.map((p) => Math.hypot(p.x - q.x, p.y - q.y)))).toBeLessThanOrEqual(4);
+  }, 30_000);
+
+  it("finds a card covering only 6 % of the frame", async () => {
+    // Quads under 8 % of the frame were not looked at: both were null.
+    const faces = await Promise.all(CARDS.slice(0, 2).map((c) => renderFace(c)));
+    for (const s of [4, 67]) {
+      const { photo, quad } = await hardPhoto(faces[s % 2]!, `unit-outline-${s}`, "hard");
+      const { width = 0, height = 0 } = await sharp(photo).metadata();
+      expect(area(quad) / (width * height), `seed ${s}`).toBeLessThan(0.07);
+      const found = findCard(await gray(photo), { lines: 26 });
+      expect(found, `seed ${s}`).not.toBeNull();
+      expect(Math.max(...cornerErrors(found!.quad, quad)), `seed ${s}`).toBeLessThanOrEqual(4);
+    }
+  }, 30_000);
+
+  it("a second look at the same photo with more lines answers as a first look does (work kept between them)", async () => {
+    const faces = await Promise.all(CARDS.slice(0, 2).map((c) => renderFace(c)));
+    for (const s of [34, 51, 67]) {
+      const { photo } = await hardPhoto(faces[s % 2]!, `unit-outline-${s}`, "hard");
+      const seen = await gray(photo);
+      findCard(seen, { lines: 26 });
+      expect(findCard(seen, { lines: 40 }), `seed ${s}`).toEqual(findCard(await gray(photo), { lines: 40 }));
+      expect(findCard(seen, { lines: 26 }), `seed ${s}`).toEqual(findCard(await gray(photo), { lines: 26 }));
+    }
   }, 30_000);
 
   it("answers null or a low score for clutter with no card in it", async () => {
