@@ -54,6 +54,7 @@ async function buildIndex() {
   const { execFileSync } = await import("node:child_process");
   const mem = JSON.parse(execFileSync(process.execPath, [...process.execArgv.filter((a) => !a.startsWith("--expose")), "--expose-gc", "bench/vision-memory.ts"], { encoding: "utf8" }).trim().split("\n").pop()!);
   console.log(`Index in memory (a fresh process, after loading it): ${(mem.held_bytes / 1e6).toFixed(1)} MB, of which ${(mem.coarse_bytes / 1e6).toFixed(1)} MB coarse vectors, the rest the ids, artwork groups and printed lines; fine grids stay in the ${(mem.file_bytes / 1e6).toFixed(1)} MB file`);
+  console.log(`  and the coarse scan's WebAssembly SIMD copy, made on the first search: ${(mem.simd_bytes / 1e6).toFixed(1)} MB`);
   const idx = await openIndex();
   if (!idx) throw new Error("no index");
   const ids = idx.meta.ids;

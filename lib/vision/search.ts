@@ -1,9 +1,11 @@
 import { COARSE_LEN } from "./describe";
 import { indexMtime, openIndex, type OpenIndex } from "./index-file";
+import { simdScanner, type Scanner } from "./scan-simd";
 
 // The index as the servers hold it: loaded on the first identify (and at start), reloaded when
 // the vision-index job replaces the file (checked at most every 5 s), searched exhaustively.
-// 39k cards × 120 bytes is a 4.7 MB scan of int8 vectors: a few milliseconds, no ANN needed.
+// 39k cards × 120 bytes is a 4.7 MB scan of int8 vectors: a few milliseconds (about one with
+// WebAssembly SIMD, scan-simd.ts), no ANN needed.
 
 const RECHECK_MS = 5_000;
 
@@ -43,7 +45,9 @@ export async function visionIndex(): Promise<OpenIndex | null> {
 export type Hit = { row: number; d: number };
 
 /** The k rows nearest to `q` by squared distance of the coarse vectors, nearest first. */
-export function nearest(coarse: Int8Array, q: Int8Array, k: number): Hit[] {
+export function nearest(coarse: Int8Array, q: Int8Array, k: number, simd = true): Hit[] {
+  const scanner = simd ? scannerOf(coarse) : null;
+  const dist = scanner ? scanner.distances(q) : null;
   // A local copy: a module binding read in the inner loop is a property load on every step.
   const L = COARSE_LEN;
   const n = coarse.length / L;
@@ -51,12 +55,15 @@ export function nearest(coarse: Int8Array, q: Int8Array, k: number): Hit[] {
   const ds = new Float64Array(k).fill(Number.POSITIVE_INFINITY);
   let worst = Number.POSITIVE_INFINITY;
   for (let r = 0; r < n; r++) {
-    // A plain full sum: an early exit inside this loop costs more than it saves (measured).
-    const o = r * L;
     let s = 0;
-    for (let j = 0; j < L; j++) {
-      const d = q[j]! - coarse[o + j]!;
-      s += d * d;
+    if (dist) s = dist[r]!;
+    else {
+      // A plain full sum: an early exit inside this loop costs more than it saves (measured).
+      const o = r * L;
+      for (let j = 0; j < L; j++) {
+        const d = q[j]! - coarse[o + j]!;
+        s += d * d;
+      }
     }
     if (s >= worst) continue;
     let i = k - 1;
@@ -72,6 +79,13 @@ export function nearest(coarse: Int8Array, q: Int8Array, k: number): Hit[] {
   const out: Hit[] = [];
   for (let i = 0; i < k; i++) if (rows[i]! >= 0) out.push({ row: rows[i]!, d: ds[i]! });
   return out;
+}
+
+// One SIMD copy of each index's coarse vectors (5 MB), made on its first search.
+const scanners = new WeakMap<Int8Array, Scanner | null>();
+export function scannerOf(coarse: Int8Array): Scanner | null {
+  if (!scanners.has(coarse)) scanners.set(coarse, simdScanner(coarse, COARSE_LEN));
+  return scanners.get(coarse)!;
 }
 
 /** Forgets the loaded index (tests that rebuild it). */
