@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ERRORS, type ErrorCode } from "./errors";
 import type { RouteSpec } from "./route";
+import { KEPT_REQUEST_ID } from "./respond";
 import { ErrorEnvelope } from "./schemas";
 
 // The OpenAPI 3.1 document, generated from the same zod schemas and cost table the routes
@@ -149,7 +150,7 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
       schemas: components,
       headers: {
         "X-Request-Id": {
-          schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{8,128}$" },
+          schema: { type: "string", pattern: KEPT_REQUEST_ID.source },
           description: "Identifies the request in our logs and in GET /v1/me/requests: `req_` and 24 hex digits, the first 12 the time in milliseconds, so that ids sort by time. An X-Request-Id sent with the request (8 to 128 of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`) is answered and logged instead.",
         },
       },

@@ -41,6 +41,9 @@ export function optionsResponse(req: Request, allow: string): Response {
   });
 }
 
+/** An incoming X-Request-Id kept as the request's id (and published as the header's pattern). */
+export const KEPT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
 /**
  * `req_`, the time in milliseconds (12 hex digits) and 48 random bits (12 more); an incoming
  * X-Request-Id of a sane shape is kept for tracing. Time first so that ids sort in the order
@@ -49,7 +52,7 @@ export function optionsResponse(req: Request, allow: string): Response {
  */
 export function requestId(req: Request): string {
   const incoming = req.headers.get("x-request-id");
-  if (incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming)) return incoming;
+  if (incoming && KEPT_REQUEST_ID.test(incoming)) return incoming;
   if (idAt + 6 > idPool.length) {
     idPool = randomBytes(6 * 2048);
     idAt = 0;

@@ -1,4 +1,4 @@
-import { orderCorners, type Planes, type Point, type Quad } from "./outline";
+import { orderCorners, sameQuad, type Planes, type Point, type Quad } from "./outline";
 import { colourAt, far, lerp, medianColour } from "./refine";
 
 // The rough stage of finding a card, on a small copy of the photo: edges (colour Sobel) →
@@ -313,7 +313,7 @@ function distinct(candidates: Candidate[], max: number): Candidate[] {
   const out: Candidate[] = [];
   for (const c of candidates) {
     const tol = 0.1 * Math.min(dist(c.quad[0], c.quad[1]), dist(c.quad[0], c.quad[3]));
-    if (out.some((q) => q.quad.every((p, k) => dist(p, c.quad[k]!) < tol))) continue;
+    if (out.some((q) => sameQuad(q.quad, c.quad, tol))) continue;
     out.push(c);
     if (out.length >= max) break;
   }

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
-import { findCard, grayOf, type Quad } from "./outline";
+import { findCard, grayOf, sameQuad, type Quad } from "./outline";
 import type { OpenIndex } from "./index-file";
 import { lineParts, readPrinting } from "./read";
 import { codeLines, rankLines, readCells } from "./read-line";
@@ -219,7 +219,8 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   // the card's own out of OUTLINE_LINES: MORE_LINES's outline is taken when its artwork is credible.
   if (few && !credible(ranked[0]?.distance, ranked[1]?.distance)) {
     const more = findCard(gray, { lines: MORE_LINES });
-    if (more && !sameQuad(more.quad, few.quad)) {
+    // Corners within a few pixels: the same card found twice.
+    if (more && !sameQuad(more.quad, few.quad, 4)) {
       const [again, moreHits] = [bothWays(rgb, more.quad, more.quad), new Map<number, Hit>()];
       const own = await search(idx, moreHits, [], again, topK);
       if (credible(own[0]?.distance, own[1]?.distance)) [ranked, found, first, hits] = [own, more, again, moreHits];
@@ -267,9 +268,6 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     index: { cards: idx.meta.ids.length, built_at: idx.meta.built_at },
   };
 }
-
-/** Two outlines whose corners are within a few pixels: the same card found twice. */
-const sameQuad = (a: Quad, b: Quad) => a.every((p, i) => Math.hypot(p.x - b[i]!.x, p.y - b[i]!.y) < 4);
 
 /** The card's width in the photo over the face's. */
 const widthScale = (q: Quad) => (Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y)) / 2 / FACE.width;

@@ -21,6 +21,9 @@ export type Planes = { data: ArrayLike<number>; w: number; h: number; c: number 
 const planesOf = (g: Gray): Planes =>
   g.rgb && g.rgb.length >= g.w * g.h * 3 ? { data: g.rgb, w: g.w, h: g.h, c: 3 } : { data: g.data, w: g.w, h: g.h, c: 1 };
 
+/** Whether every corner of `a` lies within `tol` pixels of the same corner of `b`. */
+export const sameQuad = (a: Quad, b: Quad, tol: number) => a.every((p, i) => Math.hypot(p.x - b[i]!.x, p.y - b[i]!.y) < tol);
+
 /** Orders four corners clockwise from the top-left, the card upright (its long sides vertical). */
 export function orderCorners(pts: Point[]): Quad {
   const c = { x: pts.reduce((n, p) => n + p.x, 0) / 4, y: pts.reduce((n, p) => n + p.y, 0) / 4 };
@@ -81,7 +84,7 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
     // Twice: a rough line on the artwork's box reaches the frame first, the card's edge next.
     const first = snapOnce(q);
     const again = first && cornersOf(first.lines);
-    if (!again || seen.some((s) => s.every((p, i) => Math.hypot(p.x - again[i]!.x, p.y - again[i]!.y) < 1))) continue;
+    if (!again || seen.some((s) => sameQuad(s, again, 1))) continue;
     seen.push(again);
     const r = snapOnce(again);
     const quad = r && cornersOf(r.lines);

@@ -16,6 +16,16 @@ const identify = async (photo: Buffer, query = "", headers: Record<string, strin
   return { res, body: await res.json() };
 };
 
+/** synth-hard.ts's hard photo of the catalogue card `id` (its printing on its face) names that card first. */
+async function expectIdentified(id: string, seed: string): Promise<void> {
+  const face = await renderFace(await withPrinting((await faceRow(id))!));
+  const { photo } = await hardPhoto(face, seed, "hard");
+  const { res, body } = await identify(photo);
+  expect(res.status).toBe(200);
+  expect(body.no_match, id).toBe(false);
+  expect(body.data[0].card.id).toBe(id);
+}
+
 describe("POST /v1/vision/identify", () => {
   it("names the photographed card first, with distances rising down the list", async () => {
     const { res, body } = await identify(await cardPhoto(SAMPLE_CARD, "identify-1"));
@@ -53,12 +63,7 @@ describe("POST /v1/vision/identify", () => {
   it("a small card whose sides fall behind the long edges of fingers and stripes is still found (more lines tried)", async () => {
     // Two of synth-hard.ts's hard tuning photos: no_match while only the 26 strongest lines closed quads.
     for (const [id, seed] of [["smp-SM52", "tune:20"], ["sm10-225", "tune:56"]] as const) {
-      const face = await renderFace(await withPrinting((await faceRow(id))!));
-      const { photo } = await hardPhoto(face, seed, "hard");
-      const { res, body } = await identify(photo);
-      expect(res.status).toBe(200);
-      expect(body.no_match, id).toBe(false);
-      expect(body.data[0].card.id).toBe(id);
+      await expectIdentified(id, seed);
     }
   });
 
@@ -67,12 +72,7 @@ describe("POST /v1/vision/identify", () => {
     // 6.5 and 7 % of the frame (quads under 8 % were not looked at); on tune:16 the 26 strongest
     // lines closed a quad of clutter (score 0.41), and 40 were tried only when they closed none.
     for (const [id, seed] of [["tcgdex-asia-SV3-079", "tune:9"], ["tcgdex-asia-SV4a-053", "tune:46"], ["sm12-16", "tune:16"]] as const) {
-      const face = await renderFace(await withPrinting((await faceRow(id))!));
-      const { photo } = await hardPhoto(face, seed, "hard");
-      const { res, body } = await identify(photo);
-      expect(res.status).toBe(200);
-      expect(body.no_match, id).toBe(false);
-      expect(body.data[0].card.id).toBe(id);
+      await expectIdentified(id, seed);
     }
   });
 
