@@ -73,7 +73,11 @@ describe("embedded PGlite default", () => {
       { hour: "10:00", key_id: "key_a", status: 200, requests: 1, credits: 1, refunds: 0, cards_added: 1 },
       { hour: "11:00", key_id: "", status: 429, requests: 1, credits: 0, refunds: 1, cards_added: 0 },
     ]);
-    // A batch is made into JSON 250 rows at a time: one of 601 spans three pieces.
+    // Each column goes as one array: text that array syntax treats specially comes back as sent.
+    const odd = ['a "quoted", {braced} \\ text', "NULL", "", " spaced "];
+    await insertLogRows(odd.map((route, i) => ({ ...row, accountId: "acct_pglite_odd", at: at + i, route, errorCode: route, requestId: `req_odd_${i}` })));
+    const back = await rows<{ route: string; error_code: string }>(sql`select route, error_code from request_log where account_id = 'acct_pglite_odd' order by at`);
+    expect(back).toEqual(odd.map((route) => ({ route, error_code: route })));
     await insertLogRows(Array.from({ length: 601 }, (_, i) => ({ ...row, accountId: "acct_pglite_many", at: at + i, requestId: `req_${i}` })));
     const [many] = await rows<{ n: number; ids: number; last: string }>(sql`
       select count(*)::int as n, count(distinct request_id)::int as ids, max(request_id) filter (where at = (select max(at) from request_log where account_id = 'acct_pglite_many')) as last

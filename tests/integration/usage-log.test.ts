@@ -109,6 +109,25 @@ describe("GET /v1/me/requests", () => {
     expect(idx!.indexdef).toMatch(/USING btree \(request_id\)/);
   });
 
+  it("a batch's text comes back as sent, array syntax and all; a null stays null, the word NULL stays a word", async () => {
+    const acc = await makeAccount({ plan: "developer" });
+    const at = Date.parse("2026-11-26T10:59:59.987Z");
+    const odd = ['a "quoted", {braced} \\ text', "NULL", "", " spaced ", "ünïcode ✓"];
+    await insertLogRows([
+      ...odd.map((text, i) => ({
+        accountId: acc.id, at: at + i, keyId: text, method: "GET", route: text, status: 200, errorCode: text,
+        credits: 1, cardsAdded: 0, refunded: false, latency: 5, requestId: `req_odd_${i}`,
+      })),
+      { accountId: acc.id, at: at + 9, keyId: null, method: "GET", route: "/v1/x", status: 500, errorCode: null, credits: 0, cardsAdded: 0, refunded: true, latency: 5, requestId: "req_odd_null" },
+    ]);
+    const back = await query<{ at: string; key_id: string | null; route: string; error_code: string | null }>(
+      `select to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as at, key_id, route, error_code from request_log where account_id = $1 order by at`, [acc.id]);
+    expect(back).toEqual([
+      ...odd.map((text, i) => ({ at: `2026-11-26T10:59:59.${987 + i}`, key_id: text, route: text, error_code: text })),
+      { at: "2026-11-26T10:59:59.996", key_id: null, route: "/v1/x", error_code: null },
+    ]);
+  });
+
   it("rows past 30 days are purged", async () => {
     const acc = await makeAccount({ plan: "developer" });
     await as(acc.key, "GET", "/v1/cards/base1-4");
