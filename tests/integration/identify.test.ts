@@ -76,6 +76,19 @@ describe("POST /v1/vision/identify", () => {
     }
   });
 
+  it("an outline with one side a few hundredths off (the card's out of the frame, a finger along it) still reads which printing it is", async () => {
+    // synth-hard.ts's hard tuning photos: the artwork found, the printing answered as the other
+    // card of the artwork (ambiguous) through an outline whose right side lay on the frame's edge
+    // (tune:62, 25-30 px in) or whose bottom lay on a finger (tune:69, 12-13 px up).
+    for (const [id, seed, line] of [["tcgdex-asia-SM7-066", "tune:62", "SM7 066/96"], ["tcgdex-me05-001", "tune:69", "PBL 001/84"]] as const) {
+      const face = await renderFace(await withPrinting((await faceRow(id))!));
+      const { photo } = await hardPhoto(face, seed, "hard");
+      const { body } = await identify(photo);
+      expect(body.data[0].card.id, seed).toBe(id);
+      expect(body.meta.printing, seed).toMatchObject({ ambiguous: false, read: { line } });
+    }
+  });
+
   it("a face cropped to the card (a scan, the image route's own face) reads its printing, not the printed frame's", async () => {
     // The card's edge is the image's edge: the only rectangle with edges inside is the printed frame.
     for (const [id, line] of [["base1-4", "BS 4/102"], ["base4-4", "B2 4/130"]] as const) {
