@@ -4,6 +4,7 @@ import { findCard, grayOf, sameQuad, type Point, type Quad } from "./outline";
 import type { OpenIndex } from "./index-file";
 import { lineParts, readPrinting, type Reading as PrintingReading } from "./read";
 import { codeLines, rankLines, readCells } from "./read-line";
+import { lerp } from "./refine";
 import { FACE } from "./render";
 import { cardsFromArt } from "./window";
 import { nearest, visionIndex } from "./search";
@@ -311,7 +312,7 @@ async function fromLine(idx: OpenIndex, rgb: Rgb, readings: Reading[]): Promise<
  * out of the photo) is off by a few hundredths of the card there, and reads no line.
  */
 function sideMoves(q: Quad, t: number): Quad[] {
-  const at = (from: Point, to: Point) => ({ x: from.x + (to.x - from.x) * (1 + t), y: from.y + (to.y - from.y) * (1 + t) });
+  const at = (from: Point, to: Point) => lerp(from, to, 1 + t);
   const [a, b, c, d] = q;
   return [
     [at(d, a), at(c, b), c, d], // top

@@ -16,11 +16,16 @@ const identify = async (photo: Buffer, query = "", headers: Record<string, strin
   return { res, body: await res.json() };
 };
 
-/** synth-hard.ts's hard photo of the catalogue card `id` (its printing on its face) names that card first. */
-async function expectIdentified(id: string, seed: string): Promise<void> {
+/** synth-hard.ts's hard photo of the catalogue card `id` (its printing on its face), identified. */
+async function identifyHard(id: string, seed: string) {
   const face = await renderFace(await withPrinting((await faceRow(id))!));
   const { photo } = await hardPhoto(face, seed, "hard");
-  const { res, body } = await identify(photo);
+  return identify(photo);
+}
+
+/** synth-hard.ts's hard photo of the catalogue card `id` names that card first. */
+async function expectIdentified(id: string, seed: string): Promise<void> {
+  const { res, body } = await identifyHard(id, seed);
   expect(res.status).toBe(200);
   expect(body.no_match, id).toBe(false);
   expect(body.data[0].card.id).toBe(id);
@@ -81,9 +86,7 @@ describe("POST /v1/vision/identify", () => {
     // card of the artwork (ambiguous) through an outline whose right side lay on the frame's edge
     // (tune:62, 25-30 px in) or whose bottom lay on a finger (tune:69, 12-13 px up).
     for (const [id, seed, line] of [["tcgdex-asia-SM7-066", "tune:62", "SM7 066/96"], ["tcgdex-me05-001", "tune:69", "PBL 001/84"]] as const) {
-      const face = await renderFace(await withPrinting((await faceRow(id))!));
-      const { photo } = await hardPhoto(face, seed, "hard");
-      const { body } = await identify(photo);
+      const { body } = await identifyHard(id, seed);
       expect(body.data[0].card.id, seed).toBe(id);
       expect(body.meta.printing, seed).toMatchObject({ ambiguous: false, read: { line } });
     }
