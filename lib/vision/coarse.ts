@@ -1,5 +1,6 @@
 import { orderCorners, sameQuad, type Planes, type Point, type Quad } from "./outline";
 import { colourAt, far, lerp, medianColour } from "./refine";
+import { kthSmallest } from "./select";
 
 // The rough stage of finding a card, on a small copy of the photo: edges (colour Sobel) →
 // straight lines (Hough) → the four-line quadrilaterals shaped like a card with edges along
@@ -177,8 +178,7 @@ export function downscale(p: Planes, k: number): Planes {
 function quantile(a: Float32Array, share: number): number {
   const s = new Float32Array(Math.ceil(a.length / 7));
   for (let i = 0, j = 0; i < a.length; i += 7, j++) s[j] = a[i]!;
-  s.sort();
-  return s[Math.floor(s.length * share)]!;
+  return kthSmallest(s, Math.floor(s.length * share));
 }
 
 /**

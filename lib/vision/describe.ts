@@ -1,4 +1,5 @@
 import { squareToQuad, type Quad } from "./outline";
+import { kthSmallest } from "./select";
 
 // What identification compares: the card's artwork, squared up, as a grid of mean colours.
 // Each colour channel is normalised to zero mean and unit spread over the grid, which cancels
@@ -111,6 +112,8 @@ export function describe(cells: Float32Array): Descriptor {
 /** The most of a cell a glare may whiten: past it the card under it is too faint to count. */
 const GLARE_MAX = 0.85;
 
+const SCRATCH = { res: new Float32Array(FINE.w * FINE.h), alpha: new Float32Array(FINE.w * FINE.h), order: new Float32Array(FINE.w * FINE.h) };
+
 /**
  * Robust distance of a photo's fine grid `a` to a card's `b` (at `offset`): per channel, the
  * photo is fitted as gain × card + offset over the cells that agree best (three quarters,
@@ -129,9 +132,10 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0, white?: Flo
   const keep = Math.floor(n * 0.75);
   const gain = [1, 1, 1];
   const bias = [0, 0, 0];
-  const res = new Float32Array(n);
-  const alpha = new Float32Array(n);
-  const order = new Float32Array(n);
+  // Scratch shared by every call (it runs to its end without yielding): identify makes hundreds
+  // of calls a photo, and three arrays each were a share of its garbage.
+  const { res, alpha, order } = SCRATCH;
+  alpha.fill(0);
   let cut = Number.POSITIVE_INFINITY;
   let total = 0;
   for (let round = 0; round < 3; round++) {
@@ -156,12 +160,19 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0, white?: Flo
       }
       const r = e0 * e0 + e1 * e1 + e2 * e2;
       res[k] = r;
-      order[k] = r;
     }
-    order.sort();
-    cut = order[keep - 1]!;
+    // The `keep` smallest residuals: every one under the cut, and the cut as often as it fills them up.
+    order.set(res);
+    cut = kthSmallest(order, keep - 1);
     total = 0;
-    for (let k = 0; k < keep; k++) total += order[k]!;
+    let below = 0;
+    for (let k = 0; k < n; k++) {
+      if (res[k]! < cut) {
+        total += res[k]!;
+        below++;
+      }
+    }
+    total += (keep - below) * cut;
     if (round === 2) break;
     // Least squares of gain and offset per channel over the cells within the cut, on the photo
     // with each cell's glare taken out, weighted by how much of the card shows through it.
