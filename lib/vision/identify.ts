@@ -156,9 +156,11 @@ export const turned = (q: Quad): Quad => [q[2], q[3], q[0], q[1]];
 
 type Reading = Descriptor & { quad: Quad | null; oriented: Quad };
 
+/** The artwork read through `oriented` (upright as given); `quad`: the outline it stands for, null for the whole frame. */
+const readAt = (rgb: Rgb, oriented: Quad, quad: Quad | null = oriented): Reading => ({ ...describe(sampleRegion(rgb, oriented)), quad, oriented });
+
 /** A quad read both ways up (a card may be photographed upside down); `quad` null: the whole frame. */
-const bothWays = (rgb: Rgb, q: Quad, outline: Quad | null): Reading[] =>
-  [q, turned(q)].map((r) => ({ ...describe(sampleRegion(rgb, r)), quad: outline, oriented: r }));
+const bothWays = (rgb: Rgb, q: Quad, outline: Quad | null): Reading[] => [readAt(rgb, q, outline), readAt(rgb, turned(q), outline)];
 
 type Hit = { row: number; distance: number; read: Reading };
 
@@ -247,7 +249,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   if (!credible(ranked[0]?.distance, ranked[1]?.distance)) {
     const cards = cardsFromArt(rgb, ART_WINDOWS, OUTLINE_LINES);
     for (let i = 0; i < cards.length; i += 2) {
-      const reads = cards.slice(i, i + 2).map((q) => ({ ...describe(sampleRegion(rgb, q)), quad: q, oriented: q }));
+      const reads = cards.slice(i, i + 2).map((q) => readAt(rgb, q));
       const own = await search(idx, new Map(), [], reads, topK, ART_SHORTLIST);
       if (credible(own[0]?.distance, own[1]?.distance, ART_MATCH)) {
         ranked = own;
@@ -345,7 +347,7 @@ async function readPrintingNear(idx: OpenIndex, rgb: Rgb, top: Hit, lines: { tex
   if (first.best >= 0) return first;
   const fine = await idx.fine(top.row);
   const moves = SIDE_MOVES.flatMap((t) => sideMoves(q, t)).map((m) => {
-    const d = describe(sampleRegion(rgb, m));
+    const d = readAt(rgb, m);
     return { quad: m, distance: fineDistance(d.fine, fine, 0, d.white) };
   });
   let chosen: PrintingReading | undefined;
