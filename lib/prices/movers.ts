@@ -29,6 +29,5 @@ export async function listMovers(q: MoversInput) {
       data: { rose: rose.map(present), fell: fell.map(present) },
       meta: { window: q.window, product: q.product, min_eur: q.min_eur, currency: "EUR", source: "INDEX" },
     },
-    cardIds: q.product === "card" ? [...rose, ...fell].map((r) => r.product_id) : [],
   };
 }

@@ -11,6 +11,10 @@ import { dayRange, historyPoints, stats, windowStart, type Interval, type Window
 
 export const MAX_CURRENT_IDS = 50;
 
+// The price routes add no distinct cards: SPEC.md counts them "on the card routes only" (the
+// card lists, a card, the batch, a set's cards and identify's candidates). A card's prices
+// asked through those (include=prices) count as that route does.
+
 export function listSources() {
   return { body: { data: SOURCES, count: SOURCES.length } };
 }
@@ -30,7 +34,7 @@ function pricesBody(productKey: "card_id" | "sealed_id", id: string, series: Ser
 export async function getCardPrices(id: string, filters: QuoteFilters, account: Account) {
   const row = await findCard(id);
   const { body } = pricesBody("card_id", row.id, await seriesOfProducts("card", [row.id]), account, filters, row.s_print_region);
-  return { body, cardIds: [row.id] };
+  return { body };
 }
 
 /** GET /v1/sealed/{id}/prices */
@@ -54,7 +58,6 @@ export async function getCurrentPrices(rawIds: string, account: Account) {
   const missing = ids.filter((_, i) => !wanted[i]);
   return {
     body: { data, meta: { count: data.length, missing, quotes: data.reduce((n, d) => n + d.quotes.length, 0), plan_notes: notes } },
-    cardIds: present.map((r) => r.id),
   };
 }
 
@@ -94,7 +97,6 @@ export async function getHistory(id: string, q: { window: Window; interval: Inte
     .filter((s) => s.points.length);
   return {
     body: { data: { card_id: row.id, window: q.window, interval: q.interval, from, to, series: data }, meta: { series: data.length, plan_notes: planNotes(account, 0) } },
-    cardIds: [row.id],
   };
 }
 
@@ -112,5 +114,5 @@ export async function getStats(id: string, q: { window: Window }, now = Date.now
   const row = await findCard(id);
   const { from, to, points: pts } = await headlineHistory(row.id, q.window, now);
   const s = stats(pts);
-  return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } }, cardIds: [row.id] };
+  return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } } };
 }

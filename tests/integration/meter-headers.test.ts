@@ -262,6 +262,23 @@ describe("distinct cards per period", () => {
     expect(me.cards.used).toBe(seen.length);
   });
 
+  it("the price routes count no cards: over the allowance, a card never fetched still has its prices", async () => {
+    const unseen = (await getJson(next.replace(/limit=\d+/, "limit=2"))).body.data.map((c: { id: string }) => c.id) as string[];
+    expect(seen.some((id) => unseen.includes(id))).toBe(false);
+    const used = seen.length;
+    for (const path of [
+      `/v1/cards/${unseen[0]}/prices`, `/v1/cards/${unseen[0]}/prices/history`, `/v1/cards/${unseen[0]}/prices/stats`,
+      `/v1/prices/current?ids=${unseen.join(",")}`,
+    ]) {
+      const a = await call(path);
+      expect(a.status, path).toBe(200);
+      expect(cardsUsed(a), path).toBe(used);
+    }
+    // The card route itself still counts, and refuses the new card.
+    expectRefusal(await call(`/v1/cards/${unseen[0]}`), 403, "CARD_ALLOWANCE_EXCEEDED");
+    expect((await call("/v1/me")).body.data.cards.used).toBe(used);
+  });
+
   it("plans without an allowance: no X-Cards-Limit and never a warning", async () => {
     const growth = await makeAccount({ plan: "growth", confirmed: true });
     const a = await as(growth.key, "GET", "/v1/cards?limit=250&select=name");
