@@ -42,6 +42,32 @@ export async function authenticate(req: Request, auth: "key" | "none" | "admin")
 }
 
 /**
+ * The trial's end for a caller whose key was not looked up on the way to the answer (a public
+ * route, a query refused before authentication, a 404 or 405 of the router): SPEC.md has every
+ * response on a trial key carry X-Trial-Expires-At. Undefined without a key, for a key that
+ * matches nothing, and for paid plans; never throws.
+ */
+export async function trialHeader(req: Request): Promise<Record<string, string> | undefined> {
+  const key = presentedKey(req);
+  if (!key) return undefined;
+  try {
+    listenForAccountChanges();
+    const outcome = await verifyKey(key);
+    const a = outcome.ok ? outcome.account : undefined;
+    return a?.plan === "trial" && a.trialExpiresAt ? { "x-trial-expires-at": a.trialExpiresAt } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `res` (an answer made outside the pipeline: a 404 or 405) with X-Trial-Expires-At for a trial key. */
+export async function withTrialHeader(req: Request, res: Response): Promise<Response> {
+  const h = await trialHeader(req);
+  if (h) for (const name in h) res.headers.set(name, h[name]!);
+  return res;
+}
+
+/**
  * Operator routes answer only to `Authorization: Bearer <ADMIN_TOKEN>`; without ADMIN_TOKEN
  * configured they do not exist (404), and a wrong token cannot tell them apart from that.
  */

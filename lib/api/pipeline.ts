@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
-import { ANONYMOUS, authenticate, presentedKey, type Principal } from "./auth";
+import { ANONYMOUS, authenticate, presentedKey, trialHeader, type Principal } from "./auth";
 import { logAnswer, watchSettle, type Pending } from "@/lib/usage/record";
 import { readJson, readUpload } from "./body";
 import { ApiError } from "./errors";
@@ -74,14 +74,20 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const res = finish(spec, req, reqId, rendered, warnings);
     const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : {};
     logAnswer({ principal, method: req.method, path: spec.path, requestId: reqId, started, status: res.status, errorCode: null, pending });
-    return withHeaders(res, principal, meter);
+    return withHeaders(res, principal, principal.kind === "account" || spec.auth !== "none" ? meter : await unlookedTrial(spec, req));
   } catch (err) {
     const error = toApiError(err, reqId);
     const meter = error instanceof MeterRefusal ? refusalHeaders(error) : lease ? (await settleMeter(lease, error.status)) : {};
     logRefusal(spec, req, as ?? principal, { method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
+    if (principal.kind !== "account" && error.code !== "MISSING_API_KEY" && error.code !== "INVALID_API_KEY") Object.assign(meter, await unlookedTrial(spec, req));
     // Every refused answer of a keyed route says it cost nothing, also before the meter ran.
     return withHeaders(errorAnswer(error, reqId), principal, spec.auth === "key" ? { "x-credits-cost": "0", ...meter } : meter);
   }
+}
+
+/** X-Trial-Expires-At for a trial key the answer did not authenticate (a public route, a refusal before step 3); not on operator routes. */
+async function unlookedTrial(spec: RouteSpec<any, any, any>, req: Request): Promise<Record<string, string>> {
+  return spec.auth === "admin" ? {} : ((await trialHeader(req)) ?? {});
 }
 
 // ── 12. request log ──────────────────────────────────────────────────────────

@@ -3,8 +3,8 @@ import type { CostRule } from "@/lib/meter/costs";
 import type { CachePolicy } from "./response-cache";
 import type { ErrorCode } from "./errors";
 import { fail, optionsResponse } from "./respond";
+import { withTrialHeader, type Principal } from "./auth";
 import { runRoute } from "./pipeline";
-import type { Principal } from "./auth";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -96,7 +96,7 @@ export function mount(specs: Partial<Record<Method, RouteSpec<any, any, any>>>):
     const h: Handler = spec
       // Routes without dynamic segments get no params object from Next.
       ? async (req, ctx) => runRoute(spec, req, (await ctx?.params) ?? {})
-      : async (req) => fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: `${allow}, HEAD, OPTIONS` });
+      : async (req) => withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: `${allow}, HEAD, OPTIONS` }));
     if (spec) h.spec = spec;
     out[m] = h;
   }

@@ -80,6 +80,31 @@ describe("POST /v1/accounts/free", () => {
     expect(cards.h("x-trial-expires-at")).toBe(d.trial_expires_at);
   });
 
+  it("every response on a trial key carries X-Trial-Expires-At: refusals before the key is read, public routes, 404 and 405 too", async () => {
+    const trial = await makeAccount();
+    const growth = await makeAccount({ plan: "growth", confirmed: true });
+    const expires = (await as(trial.key, "GET", "/v1/me")).body.data.quota.trial_expires_at;
+    expect(typeof expires).toBe("string");
+    const calls: [string, string, number][] = [
+      ["GET", "/v1/sets?limit=abc", 400], ["GET", "/v1/cards?bogus=1", 400], ["GET", "/v1/cards/base1-4/prices?source=nope", 400],
+      ["GET", "/v1/reference", 200], ["GET", "/v1/status", 200], ["GET", "/v1/prices/sources", 200],
+      ["GET", "/v1/no-such-route", 404], ["DELETE", "/v1/sets", 405], ["GET", "/v1/cards/no-such-card", 404],
+    ];
+    for (const [method, path, status] of calls) {
+      const a = await as(trial.key, method, path);
+      expect(a.status, path).toBe(status);
+      expect(a.h("x-trial-expires-at"), path).toBe(expires);
+      const paid = await as(growth.key, method, path);
+      expect(paid.status, path).toBe(status);
+      expect(paid.h("x-trial-expires-at"), path).toBeNull();
+    }
+    // A key that matches nothing changes nothing of a query refusal.
+    const unknown = await as("pk_live_not_a_key_at_all_000000", "GET", "/v1/sets?limit=abc");
+    expect(unknown.status).toBe(400);
+    expect(expectEnvelope(unknown.res, unknown.body).code).toBe("INVALID_PARAMETER");
+    expect(unknown.h("x-trial-expires-at")).toBeNull();
+  });
+
   it("the same Idempotency-Key and body replay the identical answer: same key, same account", async () => {
     const key = randomUUID();
     const body = { email: newEmail() };

@@ -3,6 +3,7 @@ import { urlOf } from "@/lib/api/context";
 import { answerRoute } from "@/lib/api/pipeline";
 import type { RouteSpec } from "@/lib/api/route";
 import { fail } from "@/lib/api/respond";
+import { withTrialHeader } from "@/lib/api/auth";
 import * as fallback from "./[[...path]]/route";
 import { ROUTE_MODULES } from "./routes";
 
@@ -57,10 +58,10 @@ export async function answer(req: Request): Promise<Answer> {
     try {
       for (let i = 0; i < e.names.length; i++) params[e.names[i]!] = decodeURIComponent(m[i + 1]!);
     } catch {
-      return fromResponse(fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }));
+      return fromResponse(await withTrialHeader(req, fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" })));
     }
     const handler = e.mod[req.method === "HEAD" ? "GET" : req.method] as Handler | undefined;
-    if (!handler) return fromResponse(fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`));
+    if (!handler) return fromResponse(await withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`)));
     // As in Next, a route without dynamic segments gets no params object at all.
     const res = handler.spec
       ? await answerRoute(handler.spec, req, e.names.length ? params : {})
@@ -71,5 +72,5 @@ export async function answer(req: Request): Promise<Answer> {
     return res;
   }
   const handler = (fallback as Record<string, unknown>)[req.method] as ((r: Request) => Promise<Response>) | undefined;
-  return fromResponse(await (handler ? handler(req) : fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`)));
+  return fromResponse(await (handler ? handler(req) : withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`))));
 }
