@@ -94,7 +94,7 @@ export async function listKeys(accountId: string, now = Date.now()): Promise<(Ke
 export async function rotateKey(accountId: string, keyId: string): Promise<NewKey | undefined> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const keys = await selectKeys(accountId);
+    const keys = await selectKeys(accountId, tx);
     const old = keys.find((k) => k.id === keyId);
     if (!old) return undefined;
     const revoked = await revokeKey(tx, accountId, keyId);

@@ -9,6 +9,8 @@ import { resetEnvForTests } from "@/lib/env";
 import { refreshCatalog } from "@/lib/catalog/import";
 import { insertLogRows } from "@/lib/usage/queries/write";
 import { getJson } from "../helpers/api";
+import { makeAccount } from "../helpers/accounts";
+import { as } from "../helpers/meter";
 
 // The zero-setup default: no DATABASE_URL, an embedded PGlite database in a data folder,
 // the same migrations and the same queries as PostgreSQL.
@@ -85,6 +87,20 @@ describe("embedded PGlite default", () => {
     expect(many).toEqual({ n: 601, ids: 601, last: "req_600" });
     const [sum] = await rows<{ requests: number }>(sql`select sum(requests)::int as requests from usage_hourly where account_id = 'acct_pglite_many'`);
     expect(sum!.requests).toBe(601);
+  });
+
+  it("rotates keys on its one connection: a read inside the rotation's transaction once waited for the transaction for ever", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    const other = await makeAccount({ confirmed: true });
+    const theirs = (await as(other.key, "GET", "/v1/keys")).body.data[0].id as string;
+    const mine = (await as(acct.key, "GET", "/v1/keys")).body.data[0].id as string;
+    const hung = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the rotation hung")), 10_000));
+    const refused = await Promise.race([as(acct.key, "POST", `/v1/keys/${theirs}/rotate`), hung]);
+    expect(refused.status).toBe(404);
+    const rotated = await Promise.race([as(acct.key, "POST", `/v1/keys/${mine}/rotate`), hung]);
+    expect(rotated.status).toBe(200);
+    expect((await as(rotated.body.data.secret, "GET", "/v1/me")).status).toBe(200);
+    expect((await as(acct.key, "GET", "/v1/me")).status).toBe(401);
   });
 
   it("keeps the data folder: a second import changes nothing", async () => {

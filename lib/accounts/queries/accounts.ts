@@ -57,11 +57,12 @@ export async function insertKey(tx: Tx | Db, k: { id: string; accountId: string;
   await tx.insert(apiKeys).values(k);
 }
 
-export async function selectKeys(accountId: string): Promise<KeyRecord[]> {
+/** `db`: the transaction it reads in, when it has one (on PGlite's one connection a read outside it waits for it for ever). */
+export async function selectKeys(accountId: string, db?: Tx | Db): Promise<KeyRecord[]> {
   return rows<KeyRecord>(sql`
     select id, name, prefix, ${iso(sql`created_at`)} as "createdAt", ${iso(sql`last_used_at`)} as "lastUsedAt",
            ${iso(sql`expires_at`)} as "expiresAt"
-    from api_keys where account_id = ${accountId} and revoked_at is null order by created_at, id`);
+    from api_keys where account_id = ${accountId} and revoked_at is null order by created_at, id`, db as Db | undefined);
 }
 
 /** Revokes a live key of the account; false when there is none with that id. */
