@@ -20,11 +20,13 @@ export const isApiPath = (url: string) => url === "/v1" || url.startsWith("/v1/"
  */
 export function stampClientIp(req: IncomingMessage): string {
   const hops = env().TRUST_PROXY;
-  let ip = hops > 0 ? undefined : socketIps.get(req.socket);
+  // Null once the connection is gone (a client that gave up): the address is then unknown.
+  const socket = req.socket as Socket | null;
+  let ip = hops > 0 || !socket ? undefined : socketIps.get(socket);
   if (ip === undefined) {
-    ip = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"] as string | undefined, hops);
+    ip = resolveClientIp(socket?.remoteAddress, req.headers["x-forwarded-for"] as string | undefined, hops);
     // Without trusted proxies the address is the socket's: worked out once per connection.
-    if (hops === 0) socketIps.set(req.socket, ip);
+    if (hops === 0 && socket) socketIps.set(socket, ip);
   }
   req.headers[CLIENT_IP_HEADER] = ip;
   return ip;
@@ -47,7 +49,7 @@ const API_SECURITY_HTTPS = { ...API_SECURITY, ...HSTS };
 
 /** Headers every answer carries, pages and API alike; HSTS only where the client came over https. Read only. */
 export function securityHeaders(req: IncomingMessage, api: boolean, dev = false): Readonly<Record<string, string>> {
-  const https = (req.socket as { encrypted?: boolean }).encrypted
+  const https = (req.socket as { encrypted?: boolean } | null)?.encrypted
     || (env().TRUST_PROXY > 0 && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim() === "https");
   if (api) return https ? API_SECURITY_HTTPS : API_SECURITY;
   const page = { ...API_SECURITY, "content-security-policy": dev ? PAGE_CSP.replace("'unsafe-inline'", "'unsafe-inline' 'unsafe-eval'") : PAGE_CSP };
@@ -230,7 +232,7 @@ export function checkBeforeListening(): void {
 
 /**
  * On SIGTERM or SIGINT: stop accepting, let the requests in flight finish (at most `graceMs`),
- * then send what the meter still holds, and only then exit.
+ * then send what the meter and the request log still hold, and only then exit.
  */
 export function onShutdown(server: Server, finish: () => Promise<void>, graceMs = 10_000): void {
   let stopping = false;
@@ -238,16 +240,35 @@ export function onShutdown(server: Server, finish: () => Promise<void>, graceMs 
     if (stopping) return;
     stopping = true;
     console.log(`[server] ${signal}: finishing requests in flight`);
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await Promise.race([closed, new Promise((r) => setTimeout(r, graceMs).unref())]);
-    try {
-      await finish();
-    } catch (err) {
-      console.error("[server] shutdown:", err);
-    }
-    process.exit(0);
+    process.exit(await shutDown(server, finish, { graceMs }));
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+/**
+ * The shutdown's steps, and the exit code they end with. The last writes wait for the database
+ * and Redis; when one of them hangs (a statement that never returns), the process still exits
+ * after `finishMs`, with code 1 and a line that says so, rather than never (a process manager
+ * would kill it without a word, and the port's next server would find the old one still there).
+ */
+export async function shutDown(server: Pick<Server, "close" | "closeIdleConnections">, finish: () => Promise<void>, o: { graceMs: number; finishMs?: number }): Promise<number> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.race([closed, new Promise((r) => setTimeout(r, o.graceMs).unref())]);
+  const finishMs = o.finishMs ?? 30_000;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), finishMs)));
+  try {
+    if ((await Promise.race([finish().then(() => "done" as const), late])) === "late") {
+      console.error(`[server] shutdown: the last writes (meter, request log) did not finish within ${finishMs / 1000} s; exiting without them`);
+      return 1;
+    }
+    return 0;
+  } catch (err) {
+    console.error("[server] shutdown:", err);
+    return 1;
+  } finally {
+    clearTimeout(timer);
+  }
 }
