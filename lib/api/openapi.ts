@@ -68,11 +68,18 @@ function parameters(spec: RouteSpec, components: Json): Json[] {
   return out;
 }
 
-function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean): Json {
+/** What the pipeline itself may answer on every keyed route: the key, the plan gate and the meter's refusals. */
+const KEYED_ERRORS: ErrorCode[] = [
+  "MISSING_API_KEY", "INVALID_API_KEY", "QUOTA_EXCEEDED", "RATE_LIMITED", "CONCURRENCY_LIMIT", "PLAN_REQUIRED", "TRIAL_EXPIRED", "METER_UNAVAILABLE",
+];
+
+function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, body: boolean): Json {
   const all = new Set<ErrorCode>(codes);
   // Unknown query parameters are refused on every route but the liveness probe.
   if (strictQuery) all.add("INVALID_PARAMETER");
-  if (keyed) for (const c of ["MISSING_API_KEY", "INVALID_API_KEY", "QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"] as ErrorCode[]) all.add(c);
+  if (keyed) for (const c of KEYED_ERRORS) all.add(c);
+  // A JSON body is read within the route's limit (lib/api/body.ts).
+  if (body) all.add("PAYLOAD_TOO_LARGE");
   all.add("INTERNAL_ERROR");
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of all) byStatus.set(ERRORS[c][0], [...(byStatus.get(ERRORS[c][0]) ?? []), c]);
@@ -108,7 +115,7 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     };
     const responses: Json = { [String(spec.successStatus ?? 200)]: success };
     if (spec.etag) responses["304"] = { description: "Not modified: the If-None-Match ETag still matches. No body, 0 credits." };
-    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery));
+    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.body || !!spec.upload));
     const op: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

@@ -23,7 +23,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
       meta: z.object({ withheld: z.array(z.string()) }).optional()
         .meta({ description: "Present when the answer held back groups that select named (index without include=index)." }),
     }),
-    errors: ["CARD_NOT_FOUND", "INVALID_PARAMETER", "INVALID_SELECT_FIELD", "INVALID_INCLUDE"],
+    errors: ["CARD_NOT_FOUND", "INVALID_PARAMETER", "INVALID_SELECT_FIELD", "INVALID_INCLUDE", "CARD_ALLOWANCE_EXCEEDED"],
     cost: COSTS.cardGet,
     cacheControl: CACHE.catalog,
     etag: true,

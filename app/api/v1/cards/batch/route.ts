@@ -28,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
         plan_notes: z.array(z.string()).optional().meta({ description: "With include=prices: what the plan withheld." }),
       }),
     }),
-    errors: ["LIMIT_EXCEEDED", "INVALID_PARAMETER", "INVALID_SELECT_FIELD", "INVALID_INCLUDE"],
+    errors: ["LIMIT_EXCEEDED", "INVALID_PARAMETER", "INVALID_SELECT_FIELD", "INVALID_INCLUDE", "CARD_ALLOWANCE_EXCEEDED"],
     cost: COSTS.cardsBatch,
     cacheControl: CACHE.catalog,
     etag: true,

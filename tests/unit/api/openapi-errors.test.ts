@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { routeSpecs } from "@/app/api/v1/routes";
+import { buildOpenApi } from "@/lib/api/openapi";
+
+// CONTRACT.md §9: the document lists each route's error codes. Those the pipeline answers on
+// its own (the meter's refusals, a body over its limit, the card allowance) are the route's too.
+
+type Op = { responses: Record<string, { headers?: { "X-Error-Code"?: { schema: { enum: string[] } } } }> };
+const doc = buildOpenApi(routeSpecs(), { version: "test" }) as { paths: Record<string, Record<string, Op>> };
+const codesOf = (method: string, path: string) =>
+  Object.values(doc.paths[path]![method.toLowerCase()]!.responses).flatMap((r) => r.headers?.["X-Error-Code"]?.schema.enum ?? []);
+
+describe("error codes in the OpenAPI document", () => {
+  it("every keyed route lists the meter's refusals", () => {
+    for (const spec of routeSpecs().filter((s) => s.auth === "key")) {
+      expect(codesOf(spec.method, `/v1${spec.path}`), `${spec.method} ${spec.path}`).toEqual(expect.arrayContaining([
+        "MISSING_API_KEY", "INVALID_API_KEY", "QUOTA_EXCEEDED", "RATE_LIMITED", "CONCURRENCY_LIMIT", "PLAN_REQUIRED", "TRIAL_EXPIRED", "METER_UNAVAILABLE",
+      ]));
+    }
+  });
+
+  it("routes that read a body list PAYLOAD_TOO_LARGE", () => {
+    for (const spec of routeSpecs().filter((s) => s.body || s.upload)) expect(codesOf(spec.method, `/v1${spec.path}`), `${spec.method} ${spec.path}`).toContain("PAYLOAD_TOO_LARGE");
+  });
+
+  it("the card routes, which count distinct cards (SPEC.md Limits), list CARD_ALLOWANCE_EXCEEDED; the price routes do not", () => {
+    for (const path of ["/v1/cards", "/v1/cards/{id}", "/v1/cards/batch", "/v1/sets/{code}/cards", "/v1/vision/identify"]) {
+      const method = path.includes("identify") ? "POST" : "GET";
+      expect(codesOf(method, path), path).toContain("CARD_ALLOWANCE_EXCEEDED");
+    }
+    for (const path of ["/v1/cards/{id}/prices", "/v1/prices/current", "/v1/cards/{id}/prices/history"]) expect(codesOf("GET", path), path).not.toContain("CARD_ALLOWANCE_EXCEEDED");
+  });
+});
