@@ -2,7 +2,7 @@ import http from "node:http";
 import next from "next";
 import { answer } from "@/app/api/v1/router";
 import {
-  checkBeforeListening, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
+  answerClientErrors, checkBeforeListening, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 import { startEmbeddedStripe } from "./stripe-fake";
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   });
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   server.listen(port, hostname, () => {
     console.log(`[server] http://localhost:${port} (API at /v1, reference at /docs)${dev ? " in development mode" : ""}`);
     startBackgroundWork();

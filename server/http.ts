@@ -5,6 +5,8 @@ import { pipeline } from "node:stream/promises";
 import type { Answer } from "@/lib/api/answer";
 import { CLIENT_IP_HEADER, resolveClientIp, trustClientIpHeader } from "@/lib/api/client-ip";
 import { knownUrl } from "@/lib/api/context";
+import { ApiError } from "@/lib/api/errors";
+import { errorAnswer, requestId } from "@/lib/api/respond";
 import { env } from "@/lib/env";
 
 // What the app's servers (server/app.ts, server/lean.ts) share: the caller's address from the
@@ -69,6 +71,8 @@ export function setSecurityHeaders(req: IncomingMessage, res: ServerResponse, ap
 export function toWebRequest(req: IncomingMessage, fallbackHost: string): Request {
   const url = `http://${req.headers.host ?? fallbackHost}${req.url ?? "/"}`;
   if (req.method === "GET" || req.method === "HEAD") return new NodeRequest(req.method, url, req.headers) as unknown as Request;
+  // Methods fetch's Request refuses to hold (it throws): the router answers them 405.
+  if (req.method === "TRACE" || req.method === "TRACK") return new NodeRequest(req.method, url, req.headers) as unknown as Request;
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
@@ -204,6 +208,31 @@ export function sendAnswer(res: ServerResponse, a: Answer, security: Readonly<Re
     return pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream), res);
   }
   return undefined;
+}
+
+/**
+ * Requests node's parser refuses before there is a request to answer: a method it does not know
+ * gets 405 METHOD_NOT_ALLOWED and anything else malformed 400 INVALID_PARAMETER, in the
+ * envelope with a request id, instead of node's bare status line. Oversized headers (431) and
+ * timeouts (408) keep node's own answers.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    const code = err.code === "HPE_INVALID_METHOD" ? "METHOD_NOT_ALLOWED" : err.code?.startsWith("HPE_") && err.code !== "HPE_HEADER_OVERFLOW" ? "INVALID_PARAMETER" : undefined;
+    if (!code || !socket.writable) {
+      if (socket.writable && err.code === "HPE_HEADER_OVERFLOW") socket.end("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n");
+      else if (socket.writable && err.code === "ERR_HTTP_REQUEST_TIMEOUT") socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+      else socket.destroy();
+      return;
+    }
+    const id = requestId(new Request("http://localhost/"));
+    const message = code === "METHOD_NOT_ALLOWED" ? "The method is not one this API serves." : "The request is not valid HTTP/1.1.";
+    const a = errorAnswer(new ApiError(code, message), id);
+    const body = Buffer.from(a.body as string);
+    const headers = { ...API_SECURITY, ...a.headers, "content-length": String(body.length), connection: "close" };
+    const status = code === "METHOD_NOT_ALLOWED" ? "405 Method Not Allowed" : "400 Bad Request";
+    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));
+  });
 }
 
 /** An answer in the API's envelope when a server itself fails (no stack, no details). */

@@ -4,7 +4,7 @@ import { fromResponse } from "@/lib/api/answer";
 import { fail } from "@/lib/api/respond";
 import { stopBackgroundWork } from "./background";
 import {
-  checkBeforeListening, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
+  answerClientErrors, checkBeforeListening, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
 
 // The /v1 API alone on plain node:http, without Next.js: the same route modules through the
@@ -35,5 +35,6 @@ const server = http.createServer(async (req, res) => {
 });
 
 server.keepAliveTimeout = 65_000;
+answerClientErrors(server);
 server.listen(port, () => console.log(`[lean] /v1 on http://localhost:${port}`));
 onShutdown(server, stopBackgroundWork);

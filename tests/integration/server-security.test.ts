@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import net from "node:net";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +63,37 @@ describe("security headers", () => {
     // A client cannot claim https without a trusted proxy; behind one, the proxy's word counts.
     expect((await fetch(`${direct.url}/v1/health`, { headers: { "x-forwarded-proto": "https" } })).headers.get("strict-transport-security")).toBeNull();
     expect((await fetch(`${proxied.url}/v1/health`, { headers: { "x-forwarded-proto": "https" } })).headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
+  });
+});
+
+/** One raw HTTP/1.1 request (methods fetch refuses to send), and the answer's status line, headers and body. */
+function raw(server: Proc, method: string, path: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const s = net.connect(Number(port), hostname, () => s.end(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+    let text = "";
+    s.setEncoding("latin1");
+    s.on("data", (d) => (text += d));
+    s.on("error", reject);
+    s.on("close", () => {
+      const [head = "", body = ""] = text.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, body });
+    });
+  });
+}
+
+describe("methods outside HTTP's usual few", () => {
+  it("TRACE, TRACK and a made-up method get 405 METHOD_NOT_ALLOWED in the envelope, with a request id", async () => {
+    for (const method of ["TRACE", "TRACK", "FOO"]) {
+      const r = await raw(direct, method, "/v1/sets");
+      expect(r.status, method).toBe(405);
+      const body = JSON.parse(r.body.slice(r.body.indexOf("{"), r.body.lastIndexOf("}") + 1)) as { error: { code: string; request_id: string } };
+      expect(body.error.code, method).toBe("METHOD_NOT_ALLOWED");
+      expect(r.headers["x-request-id"], method).toBe(body.error.request_id);
+      expect(r.headers["x-content-type-options"], method).toBe("nosniff");
+    }
   });
 });
 
