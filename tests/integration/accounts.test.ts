@@ -390,6 +390,14 @@ describe("operator routes", () => {
         expect(a.status).toBe(404);
         expect(expectEnvelope(a.res, a.body).code).toBe("NOT_FOUND");
       };
+      // Nor does another method or a preflight tell that the path exists (no 405, no Allow).
+      for (const other of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => m !== method)) {
+        for (const headers of [{}, { authorization: `Bearer ${ADMIN_TOKEN}x` }, { "x-api-key": acct.key }] as Record<string, string>[]) {
+          const a = await parse(await call(other, path, { anonymous: true, headers }));
+          expect(a.status, `${other} ${template}`).toBe(404);
+          expect(a.h("allow"), `${other} ${template}`).toBeNull();
+        }
+      }
       for (const body of bodies) {
         expect404(await attempt({}, body));
         expect404(await attempt({ authorization: `Bearer ${ADMIN_TOKEN}x` }, body));

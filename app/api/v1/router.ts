@@ -3,7 +3,7 @@ import { urlOf } from "@/lib/api/context";
 import { answerRoute } from "@/lib/api/pipeline";
 import type { RouteSpec } from "@/lib/api/route";
 import { fail } from "@/lib/api/respond";
-import { withTrialHeader } from "@/lib/api/auth";
+import { hiddenRoute, isOperator, withTrialHeader } from "@/lib/api/auth";
 import * as fallback from "./[[...path]]/route";
 import { ROUTE_MODULES } from "./routes";
 
@@ -61,7 +61,11 @@ export async function answer(req: Request): Promise<Answer> {
       return fromResponse(await withTrialHeader(req, fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" })));
     }
     const handler = e.mod[req.method === "HEAD" ? "GET" : req.method] as Handler | undefined;
-    if (!handler) return fromResponse(await withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`)));
+    if (!handler) {
+      const admin = Object.values(e.mod).some((h) => (h as Handler | undefined)?.spec?.auth === "admin");
+      if (admin && !isOperator(req)) return fromResponse(hiddenRoute(req));
+      return fromResponse(await withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`)));
+    }
     // As in Next, a route without dynamic segments gets no params object at all.
     const res = handler.spec
       ? await answerRoute(handler.spec, req, e.names.length ? params : {})
