@@ -10,6 +10,12 @@ import { getJson } from "../helpers/api";
 const latest = async () => (await getJson("/v1/changes?limit=1")).body.meta.last_seq as number;
 
 describe("GET /v1/changes", () => {
+  it("pages 50 changes by default, like every list (SPEC.md Pagination rule 7)", async () => {
+    const { body } = await getJson("/v1/changes");
+    expect(body.meta.limit).toBe(50);
+    expect(body.data.length).toBeLessThanOrEqual(50);
+  });
+
   it("pages in seq order with kind and after filters; resumes from meta.next_after", async () => {
     const start = await latest();
     await recordPriceChanges([{ kind: "card", id: "base1-4" }, { kind: "sealed", id: "some-box" }, { kind: "card", id: "base1-5" }]);

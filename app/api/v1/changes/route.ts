@@ -45,7 +45,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
       kind: kindParam,
       after: z.coerce.number().int().min(0).max(2_147_483_647).optional().meta({ description: "Only changes with a greater seq." }),
       since: z.iso.datetime({ offset: true }).optional().meta({ description: "Only changes at or after this time (RFC 3339)." }),
-      limit: limitParam(100),
+      limit: limitParam(),
       cursor: cursorParam,
     }),
     response: listOf(ChangeObject, { totalCount: false, extraMeta: { next_after: z.number().int(), last_seq: z.number().int() } }),
