@@ -81,9 +81,49 @@ export function toWebRequest(req: IncomingMessage, fallbackHost: string): Reques
   return new Request(url, {
     method: req.method,
     headers,
-    body: Readable.toWeb(req) as ReadableStream,
+    body: bodyOf(req),
     duplex: "half",
   } as RequestInit);
+}
+
+/** Requests whose body's rest is read and dropped: their answer is decided. */
+const dropping = new WeakSet<IncomingMessage>();
+
+/**
+ * The request's body as a web stream, pulled as it is read. Unlike Readable.toWeb, cancelling it
+ * (a body past its limit) does not destroy the request, which would close the socket under the
+ * answer about to be written: the rest of the body is read and dropped instead (dropRestOf).
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      const settle = (f: () => void) => {
+        if (dropping.has(req)) return;
+        try {
+          f();
+        } catch { /* already closed */ }
+      };
+      req.on("data", (chunk: Buffer) => settle(() => {
+        c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((c.desiredSize ?? 1) <= 0) req.pause();
+      }));
+      req.once("end", () => settle(() => c.close()));
+      req.once("error", (err) => settle(() => c.error(err)));
+      req.once("close", () => req.complete || settle(() => c.error(new Error("The client closed the connection mid-body."))));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      dropBody(req);
+    },
+  }, { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength });
+}
+
+/** From now on the rest of the request's body is read and dropped. */
+function dropBody(req: IncomingMessage): void {
+  dropping.add(req);
+  req.resume();
 }
 
 /** A Request's headers read straight from node's (already lowercase and joined); read-only, as a Request's are. */
@@ -195,6 +235,9 @@ export function sendAnswer(res: ServerResponse, a: Answer, security: Readonly<Re
   const headers: OutgoingHttpHeaders = a.headers;
   for (const name in security) if (headers[name] === undefined) headers[name] = security[name];
   if (a.cookies) headers["set-cookie"] = a.cookies;
+  // Answered before its body was read whole (a refusal, a body over its limit): its caller may
+  // still be uploading the rest.
+  if (res.req && !res.req.complete) res.once("finish", () => dropRestOf(res.req));
   const body = a.body;
   if (body === null) {
     res.writeHead(a.status, headers);
@@ -233,6 +276,26 @@ export function answerClientErrors(server: Server): void {
     const status = code === "METHOD_NOT_ALLOWED" ? "405 Method Not Allowed" : "400 Bad Request";
     socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));
   });
+}
+
+/** How long the rest of a refused body is read and dropped after the answer, before the connection is cut. */
+const LINGER_MS = 2_000;
+
+/**
+ * Reads and drops what the caller still sends after its answer, and cuts the connection if that
+ * takes more than LINGER_MS. A client that uploads its whole body before it reads (curl does)
+ * otherwise waits for ever on a server that stopped reading; a close with unread bytes resets
+ * the connection at once, which may destroy the answer before the client has read it. A body
+ * that ends in time leaves the connection open for the next request.
+ */
+function dropRestOf(req: IncomingMessage): void {
+  const socket = req.socket as Socket | null;
+  if (!socket || socket.destroyed || req.complete) return;
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  cut.unref();
+  req.once("end", () => clearTimeout(cut));
+  socket.once("close", () => clearTimeout(cut));
+  dropBody(req);
 }
 
 /** An answer in the API's envelope when a server itself fails (no stack, no details). */

@@ -69,6 +69,50 @@ function postHeld(path: string, headers: Record<string, string>, total: number, 
   });
 }
 
+/**
+ * POSTs `head` then filler up to `total` bytes, chunked, all of it whatever the server answers
+ * meanwhile (as curl does). Resolves once the answer has arrived and the connection is over:
+ * the body sent whole, or the server closed it. Rejects after `ms`: a server that stopped
+ * reading and kept the connection leaves such a client blocked on its upload for ever.
+ */
+function postAll(path: string, headers: Record<string, string>, total: number, head: Buffer, ms = 10_000): Promise<Answer & { closedBy: "server" | "client" }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${app.url}${path}`, { method: "POST", headers: { ...headers, "transfer-encoding": "chunked" } });
+    const filler = Buffer.alloc(64 * 1024, 0x61);
+    let sent = 0;
+    let answer: Answer | undefined;
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`after ${ms} ms: ${answer ? "answered" : "no answer"}, ${sent} bytes sent, the connection still open`));
+    }, ms);
+    const done = (closedBy: "server" | "client") => {
+      if (!answer) return;
+      clearTimeout(timer);
+      resolve({ ...answer, closedBy });
+    };
+    const pump = () => {
+      while (sent < total) {
+        const piece = sent === 0 ? head : filler.subarray(0, Math.min(filler.length, total - sent));
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    req.on("response", (res) => {
+      const parts: Buffer[] = [];
+      res.on("data", (d: Buffer) => parts.push(d));
+      res.on("end", () => {
+        answer = { status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(parts).toString("utf8")), sent };
+        if (sent >= total && req.writableFinished) done("client");
+      });
+    });
+    req.on("finish", () => done("client"));
+    req.on("close", () => done("server"));
+    req.on("error", () => undefined);
+    pump();
+  });
+}
+
 /** A chunked POST sent whole: the ordinary case, for comparison. */
 function postChunked(path: string, headers: Record<string, string>, body: Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -127,6 +171,13 @@ describe("an oversized body is refused as soon as its limit is passed", () => {
     expectRefusal(a, 413, "PAYLOAD_TOO_LARGE");
     expect(a.body.error.details).toEqual({ max_bytes: UPLOAD_LIMIT });
     expect(a.headers["x-credits-cost"]).toBe("0");
+  });
+
+  it.each(["/v1/vision/identify", "/v1/centering/grade"])("%s: a client that sends its whole oversized body anyway gets the 413, and the connection ends", async (path) => {
+    const upload = path.includes("identify");
+    const headers = { ...(upload ? multipart : { "content-type": "application/json" }), "x-api-key": await roomyKey() };
+    const a = await postAll(path, headers, upload ? 12 * MB : 3 * MB, upload ? partHead : Buffer.from('{"front":"'));
+    expectRefusal(a, 413, "PAYLOAD_TOO_LARGE");
   });
 
   it("2 MB of chunked JSON to POST /v1/accounts/free is 413", async () => {
