@@ -134,10 +134,13 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     if (spec.upload) {
       op.requestBody = {
         required: true,
-        content: { "multipart/form-data": { schema: {
-          type: "object", required: ["image"],
-          properties: { image: { type: "string", contentMediaType: "image/jpeg", description: `A JPEG, PNG or WebP photo or scan, at most ${spec.upload.maxBytes} bytes.` } },
-        } } },
+        content: { "multipart/form-data": {
+          schema: {
+            type: "object", required: ["image"],
+            properties: { image: { type: "string", contentMediaType: "application/octet-stream", description: `A JPEG, PNG or WebP photo or scan, at most ${spec.upload.maxBytes} bytes.` } },
+          },
+          encoding: { image: { contentType: "image/jpeg, image/png, image/webp" } },
+        } },
       };
     }
     (paths[`/v1${spec.path}`] ??= {})[spec.method.toLowerCase()] = op;

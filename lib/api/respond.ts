@@ -26,14 +26,17 @@ export function addHeaders(headers: Record<string, string>, extra: Record<string
   return headers;
 }
 
+/** The Allow header of a path serving `methods` ("GET, POST"): HEAD comes with GET only, OPTIONS always. */
+export const allowHeader = (methods: string) => `${methods}${methods.split(", ").includes("GET") ? ", HEAD" : ""}, OPTIONS`;
+
 /** Answer to a CORS preflight or a plain OPTIONS: which methods the path serves. */
 export function optionsResponse(req: Request, allow: string): Response {
   return new Response(null, {
     status: 204,
     headers: {
       ...CORS,
-      allow: `${allow}, HEAD, OPTIONS`,
-      "access-control-allow-methods": `${allow}, HEAD, OPTIONS`,
+      allow: allowHeader(allow),
+      "access-control-allow-methods": allowHeader(allow),
       "access-control-allow-headers": "X-Api-Key, Authorization, Content-Type, If-None-Match, Idempotency-Key, X-Request-Id",
       "access-control-max-age": "86400",
       "x-request-id": requestId(req),

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { CostRule } from "@/lib/meter/costs";
 import type { CachePolicy } from "./response-cache";
 import type { ErrorCode } from "./errors";
-import { fail, optionsResponse } from "./respond";
+import { allowHeader, fail, optionsResponse } from "./respond";
 import { hiddenRoute, isOperator, withTrialHeader, type Principal } from "./auth";
 import { runRoute } from "./pipeline";
 
@@ -97,7 +97,7 @@ export function mount(specs: Partial<Record<Method, RouteSpec<any, any, any>>>):
     const h: Handler = spec
       // Routes without dynamic segments get no params object from Next.
       ? async (req, ctx) => runRoute(spec, req, (await ctx?.params) ?? {})
-      : async (req) => (admin && !isOperator(req) ? hiddenRoute(req) : withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: `${allow}, HEAD, OPTIONS` })));
+      : async (req) => (admin && !isOperator(req) ? hiddenRoute(req) : withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) })));
     if (spec) h.spec = spec;
     out[m] = h;
   }

@@ -198,6 +198,15 @@ describe("paths and methods outside the routes", () => {
     }
   });
 
+  it("a route without GET allows no HEAD either, and says so", async () => {
+    const allowed = (res: Response) => (res.headers.get("allow") ?? "").split(",").map((m) => m.trim()).filter(Boolean);
+    const { res } = await expectError("/v1/accounts/free", 405, "METHOD_NOT_ALLOWED", "GET");
+    expect(allowed(res)).toEqual(["POST", "OPTIONS"]);
+    expect((await call("HEAD", "/v1/accounts/free")).status).toBe(405);
+    expect(allowed(await call("OPTIONS", "/v1/accounts/free"))).toEqual(["POST", "OPTIONS"]);
+    expect(allowed(await call("OPTIONS", "/v1/cards"))).toEqual(["GET", "HEAD", "OPTIONS"]);
+  });
+
   it("every answer carries X-Request-Id, a fresh one per request", async () => {
     const a = await call("GET", "/v1/cards/base1-4");
     const b = await call("GET", "/v1/cards/base1-4");
