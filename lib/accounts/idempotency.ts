@@ -23,13 +23,19 @@ export function requestHash(body: unknown): string {
 
 type Data = { data?: Record<string, unknown> };
 
-/** The answer without `data[field]`, and that secret apart. */
-function split(body: unknown, field: string | undefined): { body: unknown; secret: string | null } {
+/**
+ * The answer with `data[field]` emptied (in its place, so that the replay keeps the fields'
+ * order), and that secret apart. Stored as its JSON text: a jsonb object keeps its keys in an
+ * order of its own, and the replay must be the identical answer.
+ */
+function split(body: unknown, field: string | undefined): { body: string; secret: string | null } {
   const data = (body as Data)?.data;
-  if (!field || !data || typeof data[field] !== "string") return { body, secret: null };
-  const { [field]: secret, ...rest } = data;
-  return { body: { ...(body as object), data: rest }, secret: secret as string };
+  if (!field || !data || typeof data[field] !== "string") return { body: JSON.stringify(body), secret: null };
+  return { body: JSON.stringify({ ...(body as object), data: { ...data, [field]: "" } }), secret: data[field] as string };
 }
+
+/** A stored answer: its JSON text (an object in rows from before the text was kept). */
+const stored = (response: unknown): unknown => (typeof response === "string" ? JSON.parse(response) : response);
 
 function join(body: unknown, field: string | undefined, secret: string): unknown {
   const data = (body as Data).data!;
@@ -81,11 +87,11 @@ async function replay(scope: string, key: string, hash: string, secretField: str
   if (!prior || prior.status === null) {
     throw new ApiError("IDEMPOTENCY_CONFLICT", "A request with this Idempotency-Key is still being processed. Retry in a moment.", { idempotency_key: key });
   }
-  if (!prior.secretEnc) return { status: prior.status, body: prior.response, replayed: true };
+  if (!prior.secretEnc) return { status: prior.status, body: stored(prior.response), replayed: true };
   const secret = unseal(prior.secretEnc, SEAL_PURPOSE);
   // Sealed under another server secret (it was rotated): the answer cannot be given again.
   if (secret === undefined) {
     throw new ApiError("IDEMPOTENCY_CONFLICT", "The first answer of this Idempotency-Key can no longer be replayed. Use a new key.", { idempotency_key: key });
   }
-  return { status: prior.status, body: join(prior.response, secretField, secret), replayed: true };
+  return { status: prior.status, body: join(stored(prior.response), secretField, secret), replayed: true };
 }

@@ -113,6 +113,8 @@ describe("POST /v1/accounts/free", () => {
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
+    // Identical to the letter, the fields' order included.
+    expect(JSON.stringify(again.body)).toBe(JSON.stringify(first.body));
     expect(await query("select id from accounts where lower(email) = lower($1)", [body.email])).toHaveLength(1);
     expect((await as(again.body.data.api_key, "GET", "/v1/me")).body.data.account_id).toBe(first.body.data.account_id);
   });
