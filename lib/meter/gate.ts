@@ -29,9 +29,11 @@ export function gate(account: Account, rule: CostRule, cost: number, now = Date.
     return rule.trial === "credits" ? { ok: true } : { ok: true, feature: rule.trial.calls };
   }
   const trialNote = rule.trial && typeof rule.trial === "object" ? ` The trial includes ${TRIAL_FEATURE_CALLS} calls after email confirmation.` : "";
+  // SPEC.md: before confirmation, a PLAN_REQUIRED message starts with 'Confirm your email'.
+  const first = isTrial(account) && !isConfirmed(account) ? "Confirm your email and subscribe: t" : "T";
   return {
     ok: false,
-    error: planRequired(`This route needs the ${min} plan or higher; the account is on ${account.plan}.${trialNote}`, {
+    error: planRequired(`${first}his route needs the ${min} plan or higher; the account is on ${account.plan}.${trialNote}`, {
       plan: account.plan, plan_required: min, next_step: upgradeStep(min, `${PLANS[min].plan} opens this route.`),
     }),
   };

@@ -36,6 +36,15 @@ describe("plan refusals carry no meter headers", () => {
     expect(a.body.error.message).toMatch(/^Confirm your email/);
   });
 
+  it("before confirmation every PLAN_REQUIRED starts 'Confirm your email', movers included; its next step is still the plan", async () => {
+    const a = await as((await makeAccount()).key, "GET", "/v1/prices/movers");
+    expectPlanRefusal(a, "PLAN_REQUIRED");
+    expect(a.body.error.message).toMatch(/^Confirm your email/);
+    expect(a.body.error.details.plan_required).toBe("growth");
+    const confirmed = await as((await makeAccount({ confirmed: true })).key, "GET", "/v1/prices/movers");
+    expect(confirmed.body.error.message).not.toMatch(/^Confirm your email/);
+  });
+
   it("a plan without the feature: movers on the trial, centering on Developer", async () => {
     expectPlanRefusal(await as((await makeAccount({ confirmed: true })).key, "GET", "/v1/prices/movers"), "PLAN_REQUIRED");
     expectPlanRefusal(await confirm((await makeAccount({ plan: "developer", confirmed: true })).key), "PLAN_REQUIRED");
