@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { meterDriver } from "@/lib/meter/driver";
@@ -10,7 +9,7 @@ import { afterConfirmed, markConfirmed } from "./confirm";
 import { announceAccountChange } from "./invalidate";
 import { getMe } from "./me";
 import { keyJson } from "./present";
-import { insertAudit, selectAccount, selectKeys, updateAccount } from "./queries/accounts";
+import { insertAudit, selectAccount, selectAudit, selectKeys, updateAccount } from "./queries/accounts";
 import type { Account } from "./types";
 
 // Operator actions (CONTRACT.md §6). Each one is written to the audit log with who, what and
@@ -101,8 +100,8 @@ export async function adminSetFlags(op: Operator, id: string, input: { legacy_pa
   return adminGetAccount(id);
 }
 
+/** GET /v1/admin/accounts/{account_id}/audit: the account's operator actions, newest first. */
 export async function adminAudit(id: string) {
-  const db = await getDb();
-  const rows = (await db.execute(sql`select id, at::text as at, actor, action, details, ip from audit_log where account_id = ${id} order by id desc limit 200`)) as unknown as { rows: unknown[] };
-  return { body: { data: rows.rows } };
+  await load(id);
+  return { body: { data: await selectAudit(id, 200) } };
 }

@@ -352,6 +352,17 @@ describe("operator routes", () => {
     }
     expect(rows[2]!.details).toMatchObject({ from: 0, to: 7 });
     expect(rows[3]!.details).toMatchObject({ from: "trial", to: "growth" });
+    // Operators read it through the API, newest first; nobody else can.
+    const { body } = await operator("GET", `/${acct.id}/audit`);
+    expect(body.data.map((e: { action: string }) => e.action)).toEqual(["set_plan", "set_credits_used", "set_trial_expiry", "confirm_email"]);
+    for (const e of body.data) {
+      expect(e.actor).toBe(`admin-token:${fingerprint}`);
+      expect(Date.parse(e.at)).toBeGreaterThanOrEqual(new Date(started.now).getTime());
+    }
+    expect(body.data[0].details).toMatchObject({ from: "trial", to: "growth" });
+    expect((await call("GET", `/v1/admin/accounts/${acct.id}/audit`, { anonymous: true, headers: { "x-api-key": acct.key } })).status).toBe(404);
+    const missing = await parse(await call("GET", `/v1/admin/accounts/acct_${randomUUID()}/audit`, { anonymous: true, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    expect([missing.status, missing.body.error.code]).toEqual([404, "ACCOUNT_NOT_FOUND"]);
   });
 
   it("the operator's view shows the account's keys by prefix only", async () => {

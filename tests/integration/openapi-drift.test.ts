@@ -89,6 +89,7 @@ const SAMPLES = (): Record<string, Sample[]> => ({
   "POST /admin/accounts/{account_id}/trial": [{ url: `/v1/admin/accounts/${account.id}/trial`, method: "POST", body: { expires_at: "2030-01-01T00:00:00Z" }, admin: true }],
   "POST /admin/accounts/{account_id}/credits": [{ url: `/v1/admin/accounts/${account.id}/credits`, method: "POST", body: { used: 3 }, admin: true }],
   "POST /admin/accounts/{account_id}/flags": [{ url: `/v1/admin/accounts/${account.id}/flags`, method: "POST", body: { legacy_paging: false }, admin: true }],
+  "GET /admin/accounts/{account_id}/audit": [{ url: `/v1/admin/accounts/${account.id}/audit`, admin: true }],
 });
 
 beforeAll(async () => {

@@ -30,6 +30,7 @@ import * as adminPlan from "./admin/accounts/[account_id]/plan/route";
 import * as adminTrial from "./admin/accounts/[account_id]/trial/route";
 import * as adminCredits from "./admin/accounts/[account_id]/credits/route";
 import * as adminFlags from "./admin/accounts/[account_id]/flags/route";
+import * as adminAuditLog from "./admin/accounts/[account_id]/audit/route";
 import * as priceSources from "./prices/sources/route";
 import * as pricesCurrent from "./prices/current/route";
 import * as cardPrices from "./cards/[id]/prices/route";
@@ -58,7 +59,7 @@ import * as billingCancel from "./billing/cancel/route";
 export const ROUTE_MODULES: Record<string, unknown>[] = [
   artist, artists, card, batch, cards, health, openapi, reference, sealedOne, sealed, series, set, setCards, sets, status,
   accountsFree, accountsRegister, accountsConfirm, accountsConfirmation, me, meUsage, meRequests, keys, key, keyRotate,
-  adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags,
+  adminAccount, adminConfirm, adminPlan, adminTrial, adminCredits, adminFlags, adminAuditLog,
   priceSources, pricesCurrent, cardPrices, cardHistory, cardStats, sealedPrices, changes, movers, bulk, bulkFile,
   centeringGrade, centeringStandards, centeringMeasure, centeringConfirm, identify,
   billing, billingCheckout, billingWebhook, billingInvoices, billingPortal, billingSubscription, billingCancel,

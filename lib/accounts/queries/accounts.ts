@@ -79,6 +79,16 @@ export async function touchKey(keyId: string): Promise<void> {
   await rows(sql`update api_keys set last_used_at = now() where id = ${keyId}`);
 }
 
+export type AuditEntry = { id: number; at: string; actor: string; action: string; details: Record<string, unknown> | null; ip: string | null };
+
+/** An account's newest audit entries, newest first. */
+export async function selectAudit(accountId: string, limit: number): Promise<AuditEntry[]> {
+  const list = await rows<AuditEntry>(sql`
+    select id::int as id, ${iso(sql`at`)} as at, actor, action, details, ip
+    from audit_log where account_id = ${accountId} order by id desc limit ${limit}`);
+  return list.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
 export async function insertAudit(db: Db | Tx, e: { actor: string; action: string; accountId: string | null; details?: Record<string, unknown>; ip?: string | null }) {
   await db.insert(auditLog).values({ actor: e.actor, action: e.action, accountId: e.accountId, details: e.details ?? null, ip: e.ip ?? null });
 }
