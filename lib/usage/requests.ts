@@ -39,7 +39,7 @@ function routeFilter(route: string | undefined): Pick<LogFilter, "method" | "rou
 export function presentRequest(r: LogDbRow) {
   return {
     request_id: r.request_id, at: r.at,
-    key: r.key_id && r.key_name !== null ? { id: r.key_id, name: r.key_name, prefix: r.key_prefix ?? "" } : null,
+    key: r.key_id && r.key_name !== null ? { id: r.key_id, name: r.key_name, prefix: r.key_prefix ?? "", deleted: !!r.key_deleted } : null,
     method: r.method, route: r.route, status: r.status, error_code: r.error_code, credits: r.credits,
     cards_added: r.cards_added, refunded: r.refunded, latency_ms: r.latency / 10,
   };

@@ -23,7 +23,10 @@ export const RequestsQuery = z.strictObject({
 export const RequestObject = z.object({
   request_id: z.string(),
   at: ts,
-  key: z.object({ id: z.string(), name: z.string(), prefix: z.string() }).nullable().meta({ description: "The key that made the call (null when it was deleted)." }),
+  key: z.object({
+    id: z.string(), name: z.string(), prefix: z.string(),
+    deleted: z.boolean().meta({ description: "The key was deleted, or rotated away, since: its secret no longer works." }),
+  }).nullable().meta({ description: "The key that made the call, also once deleted; null for a call without a key row." }),
   method: z.string(),
   route: z.string().meta({ description: "Path template, `/v1/cards/{id}`." }),
   status: z.number().int(),

@@ -177,6 +177,20 @@ describe("GET /v1/me/usage analytics", () => {
     expect(byStatus.find((g: any) => g.group === "304")).toMatchObject({ requests: 1, refunds: 1, credits: 0 });
   });
 
+  it("a deleted key's calls still name it, marked deleted, in the log and in the sums by key", async () => {
+    const acc = await makeAccount({ plan: "developer" });
+    const gone = (await as(acc.key, "POST", "/v1/keys", { body: { name: "old-ci" } })).body.data;
+    expect((await as(gone.secret, "GET", "/v1/cards/base1-6")).status).toBe(200);
+    expect((await as(acc.key, "DELETE", `/v1/keys/${gone.id}`)).status).toBe(200);
+    await flushRequestLog();
+    const [row] = await rowsOf(acc.key, `?key=${gone.id}`);
+    expect(row.key).toEqual({ id: gone.id, name: "old-ci", prefix: expect.any(String), deleted: true });
+    const live = (await rowsOf(acc.key)).find((r) => r.key?.id !== gone.id);
+    expect(live.key.deleted).toBe(false);
+    const byKey = (await as(acc.key, "GET", "/v1/me/usage?range=24h&group_by=key")).body.data.analytics.groups;
+    expect(byKey.find((g: any) => g.group === gone.id).label).toMatch(/^old-ci .*deleted/);
+  });
+
   it("a range or grouping it does not know is 400 INVALID_PARAMETER", async () => {
     const acc = await makeAccount({ plan: "developer" });
     for (const qs of ["?range=1y", "?group_by=planet", "?granularity=minute"]) {

@@ -24,14 +24,14 @@ export function logWhere(f: LogFilter): SQL {
 }
 
 export type LogDbRow = {
-  request_id: string; at: string; key_id: string | null; key_name: string | null; key_prefix: string | null; method: string;
+  request_id: string; at: string; key_id: string | null; key_name: string | null; key_prefix: string | null; key_deleted: boolean | null; method: string;
   route: string; status: number; error_code: string | null; credits: number; cards_added: number; refunded: boolean; latency: number;
 };
 
 export function selectLogPage(where: SQL, order: Order, after: unknown[] | undefined, limit: number) {
   const keyset = after ? sql`and ${keysetWhere(order, after)}` : sql``;
   return rows<LogDbRow & Record<string, unknown>>(sql`
-    select l.request_id, ${iso(sql`l.at`)} as at, l.key_id, k.name as key_name, k.prefix as key_prefix, l.method, l.route,
+    select l.request_id, ${iso(sql`l.at`)} as at, l.key_id, k.name as key_name, k.prefix as key_prefix, k.revoked_at is not null as key_deleted, l.method, l.route,
            l.status, l.error_code, l.credits, l.cards_added, l.refunded, l.latency, ${sortKeySelect(order)}
     from request_log l left join api_keys k on k.id = l.key_id
     where ${where} ${keyset}
@@ -65,9 +65,11 @@ export async function requestsPerKey(accountId: string, since: string): Promise<
   return new Map(found.map((r) => [r.key_id, r.n]));
 }
 
+/** Each key's label for the sums by key: its name and prefix, and whether it was deleted (or rotated away). */
 export async function keyLabels(accountId: string): Promise<Map<string, string>> {
-  const found = await rows<{ id: string; name: string; prefix: string }>(sql`select id, name, prefix from api_keys where account_id = ${accountId}`);
-  return new Map(found.map((r) => [r.id, `${r.name} (${r.prefix}…)`]));
+  const found = await rows<{ id: string; name: string; prefix: string; deleted: boolean }>(sql`
+    select id, name, prefix, revoked_at is not null as deleted from api_keys where account_id = ${accountId}`);
+  return new Map(found.map((r) => [r.id, `${r.name} (${r.prefix.replace(/…$/, "")}…${r.deleted ? ", deleted" : ""})`]));
 }
 
 export async function countPeriodCards(accountId: string, period: string): Promise<number> {

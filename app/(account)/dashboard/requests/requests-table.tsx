@@ -26,7 +26,7 @@ type Props = {
 const statusClass = (s: number) => (s >= 500 ? "s5" : s >= 400 ? "s4" : s >= 300 ? "s3" : "s2");
 const dayOf = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: "UTC" });
-const keyName = (r: RequestRow) => r.key?.name ?? "—";
+const keyName = (r: RequestRow) => (r.key ? `${r.key.name}${r.key.deleted ? " (deleted)" : ""}` : "—");
 const ms = (v: number) => (v >= 100 ? `${Math.round(v)} ms` : `${v.toFixed(1)} ms`);
 
 /** A shell-safe single-quoted word. */
@@ -81,7 +81,7 @@ function Details({ row, origin, onClose }: { row: RequestRow; origin: string; on
         <dl className="log-fields">
           <div><dt>Time (UTC)</dt><dd>{when(row.at)}</dd></div>
           <div><dt>Status</dt><dd><span className={`status ${statusClass(row.status)}`}>{row.status}</span>{row.error_code ? <> <code>{row.error_code}</code></> : null}</dd></div>
-          <div><dt>Key</dt><dd>{row.key ? <>{row.key.name} <code>{row.key.prefix}</code> <span className="muted small">{row.key.id}</span></> : <span className="muted">no key: deleted, or the signed-in dashboard</span>}</dd></div>
+          <div><dt>Key</dt><dd>{row.key ? <>{row.key.name} <code>{row.key.prefix}</code> <span className="muted small">{row.key.id}{row.key.deleted ? ", deleted since" : ""}</span></> : <span className="muted">no key: the signed-in dashboard</span>}</dd></div>
           <div><dt>Credits</dt><dd>{n(row.credits)}{row.refunded ? <span className="tag">refunded</span> : null}</dd></div>
           <div><dt>Cards added</dt><dd>{n(row.cards_added)}</dd></div>
           <div><dt>Latency</dt><dd>{ms(row.latency_ms)}</dd></div>
