@@ -118,8 +118,9 @@ function billingWarning(account: Account, now: number) {
  * of either finite limit. The suggestion is the next plan up.
  */
 function suggestion(account: Account, trial: boolean, credits: number, cards: number, creditLimit: number, cardLimit: number, now: number) {
+  // Professional's next is Enterprise, negotiated: its object says so (no price, no fixed credits).
   const next = PLAN_ORDER[PLAN_ORDER.indexOf(account.plan as Plan) + 1];
-  if (!next || next === "enterprise") return null;
+  if (!next) return null;
   let reason: string | null = null;
   if (trial) {
     const left = account.trialExpiresAt ? Date.parse(account.trialExpiresAt) - now : Infinity;

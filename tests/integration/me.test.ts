@@ -173,6 +173,19 @@ describe("upgrade_suggestion", () => {
     await setCreditsUsed(acct.id, threshold);
     expectSuggests((await me(acct.key)).upgrade_suggestion, "growth", growth);
   });
+
+  it("Professional from 80% too: Enterprise, negotiated (no price, no fixed credits); Enterprise has none above it", async () => {
+    const acct = await makeAccount({ plan: "professional", confirmed: true });
+    const limit = (await me(acct.key)).quota.credits_limit as number;
+    await setCreditsUsed(acct.id, Math.ceil(limit * nearLimit) - 1);
+    expect((await me(acct.key)).upgrade_suggestion).toBeNull();
+    await setCreditsUsed(acct.id, Math.ceil(limit * nearLimit));
+    const s = (await me(acct.key)).upgrade_suggestion;
+    expect(s).toMatchObject({ plan: "enterprise", monthly_eur: null, credits_per_month: null });
+    expect(typeof s.reason).toBe("string");
+    const top = await makeAccount({ plan: "enterprise", confirmed: true });
+    expect((await me(top.key)).upgrade_suggestion).toBeNull();
+  });
 });
 
 describe("GET /v1/me/usage", () => {

@@ -140,7 +140,9 @@ export default async function DashboardPage() {
               {suggestion.reason} Next up: <strong>{title(suggestion.plan)}</strong>
               {suggestion.monthly_eur ? ` at ${suggestion.monthly_eur} EUR a month` : ""}
               {suggestion.credits_per_month ? ` with ${n(suggestion.credits_per_month)} credits` : ""}.{" "}
-              <Link href="/dashboard/billing">Upgrade to {title(suggestion.plan)}</Link>
+              {suggestion.plan === "enterprise"
+                ? "Enterprise is negotiated per contract, not bought here: ask us for one."
+                : <Link href="/dashboard/billing">Upgrade to {title(suggestion.plan)}</Link>}
             </p>
           )}
         </article>
