@@ -10,8 +10,14 @@ import { MAX_LIMIT } from "./paging";
 export const LANGS = ["en", "fr", "de", "ja", "it", "es", "pt", "zh", "ko"] as const;
 export type Lang = (typeof LANGS)[number];
 
+// Written as a decimal number: coercion also took `1e2`, `0x10`, ` 5` and `Infinity`.
+const digitsOnly = (v: unknown) => (typeof v === "string" && !/^-?\d+(\.\d+)?$/.test(v) ? Number.NaN : v);
+
+/** A number query parameter, written as a decimal number. */
+export const decimal = <T extends z.ZodType>(schema: T) => z.preprocess(digitsOnly, schema);
+
 export const limitParam = (def = 50) =>
-  z.coerce.number().int().min(1).max(MAX_LIMIT).default(def)
+  decimal(z.coerce.number().int().min(1).max(MAX_LIMIT)).default(def)
     .meta({ description: `Page size, 1 to ${MAX_LIMIT}. Above ${MAX_LIMIT}: 400 LIMIT_EXCEEDED.` });
 
 export const cursorParam = z.string().max(4000).optional()

@@ -83,6 +83,8 @@ const CASES: Case[] = [
   { name: "limit=0", applies: has("limit"), query: { limit: "0" }, status: 400, code: "INVALID_PARAMETER" },
   { name: "limit=abc", applies: has("limit"), query: { limit: "abc" }, status: 400, code: "INVALID_PARAMETER" },
   { name: "limit=1.5", applies: has("limit"), query: { limit: "1.5" }, status: 400, code: "INVALID_PARAMETER" },
+  { name: "limit=1e2", applies: has("limit"), query: { limit: "1e2" }, status: 400, code: "INVALID_PARAMETER" },
+  { name: "limit=0x10", applies: has("limit"), query: { limit: "0x10" }, status: 400, code: "INVALID_PARAMETER" },
   { name: "limit=251", applies: has("limit"), query: { limit: "251" }, status: 400, code: "LIMIT_EXCEEDED",
     check: (d) => expect(d).toMatchObject({ max: 250, requested: 251 }) },
   { name: "repeated limit", applies: has("limit"), query: {}, raw: "limit=1&limit=2", status: 400, code: "INVALID_PARAMETER" },
