@@ -17,7 +17,7 @@ const digitsOnly = (v: unknown) => (typeof v === "string" && !/^-?\d+(\.\d+)?$/.
 export const decimal = <T extends z.ZodType>(schema: T) => z.preprocess(digitsOnly, schema);
 
 export const limitParam = (def = 50) =>
-  decimal(z.coerce.number().int().min(1).max(MAX_LIMIT)).default(def)
+  decimal(z.coerce.number().int().min(1).max(MAX_LIMIT).default(def))
     .meta({ description: `Page size, 1 to ${MAX_LIMIT}. Above ${MAX_LIMIT}: 400 LIMIT_EXCEEDED.` });
 
 export const cursorParam = z.string().max(4000).optional()

@@ -6,7 +6,7 @@ import { CardObject } from "@/lib/catalog/schemas";
 // POST /v1/vision/identify: query parameters (CONTRACT.md §7) and the answer.
 
 export const IdentifyQuery = z.strictObject({
-  top_k: decimal(z.coerce.number().int().min(1).max(50)).default(5).meta({ description: "How many candidates, 1 to 50 (default 5)." }),
+  top_k: decimal(z.coerce.number().int().min(1).max(50).default(5)).meta({ description: "How many candidates, 1 to 50 (default 5)." }),
   include: includeParam(CARD_INCLUDES).meta({ example: "prices" }),
   lang: langParam,
 });

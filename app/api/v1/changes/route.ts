@@ -43,7 +43,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     auth: "key",
     query: z.strictObject({
       kind: kindParam,
-      after: decimal(z.coerce.number().int().min(0).max(2_147_483_647)).optional().meta({ description: "Only changes with a greater seq." }),
+      after: decimal(z.coerce.number().int().min(0).max(2_147_483_647).optional()).meta({ description: "Only changes with a greater seq." }),
       since: z.iso.datetime({ offset: true }).optional().meta({ description: "Only changes at or after this time (RFC 3339)." }),
       limit: limitParam(),
       cursor: cursorParam,

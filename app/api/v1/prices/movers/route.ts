@@ -27,8 +27,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     query: z.strictObject({
       window: moveWindowParam,
       product: z.enum(["card", "sealed"]).default("card").meta({ description: "Rank cards or sealed products." }),
-      limit: decimal(z.coerce.number().int().min(1).max(100)).default(20).meta({ description: "Entries per direction, 1 to 100." }),
-      min_eur: decimal(z.coerce.number().min(0).max(1_000_000)).default(1).meta({ description: "Price floor in EUR (default 1)." }),
+      limit: decimal(z.coerce.number().int().min(1).max(100).default(20)).meta({ description: "Entries per direction, 1 to 100." }),
+      min_eur: decimal(z.coerce.number().min(0).max(1_000_000).default(1)).meta({ description: "Price floor in EUR (default 1)." }),
       region: regionParam,
       set: z.string().min(1).max(200).optional().meta({ description: "Only this set (code, slug or alternate id)." }),
     }),
