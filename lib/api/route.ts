@@ -103,4 +103,3 @@ export function mount(specs: Partial<Record<Method, RouteSpec<any, any, any>>>):
   }
   return out;
 }
-
