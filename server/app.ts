@@ -2,7 +2,7 @@ import http from "node:http";
 import next from "next";
 import { answer } from "@/app/api/v1/router";
 import {
-  answerClientErrors, checkBeforeListening, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
+  answerClientErrors, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 import { startEmbeddedStripe } from "./stripe-fake";
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
     const api = isApiPath(req.url ?? "/");
     try {
       stampClientIp(req);

@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { Answer } from "@/lib/api/answer";
 import { CLIENT_IP_HEADER, resolveClientIp, trustClientIpHeader } from "@/lib/api/client-ip";
 import { knownUrl } from "@/lib/api/context";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, type ErrorCode } from "@/lib/api/errors";
 import { errorAnswer, requestId } from "@/lib/api/respond";
 import { env } from "@/lib/env";
 
@@ -254,27 +254,36 @@ export function sendAnswer(res: ServerResponse, a: Answer, security: Readonly<Re
 }
 
 /**
- * Requests node's parser refuses before there is a request to answer: a method it does not know
- * gets 405 METHOD_NOT_ALLOWED and anything else malformed 400 INVALID_PARAMETER, in the
- * envelope with a request id, instead of node's bare status line. Oversized headers (431) and
- * timeouts (408) keep node's own answers.
+ * The most of a request line and headers the servers read: node's default (16 KiB) refused a
+ * batch's `ids` list of the length the OpenAPI document allows (20,000 characters) before it
+ * could be answered LIMIT_EXCEEDED.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; status: string; message: string }> = {
+  HPE_INVALID_METHOD: { code: "METHOD_NOT_ALLOWED", status: "405 Method Not Allowed", message: "The method is not one this API serves." },
+  HPE_HEADER_OVERFLOW: { code: "HEADERS_TOO_LARGE", status: "431 Request Header Fields Too Large", message: `The request line and headers are limited to ${MAX_HEADER_BYTES} bytes: send long id lists in several requests.` },
+};
+const MALFORMED = { code: "INVALID_PARAMETER" as ErrorCode, status: "400 Bad Request", message: "The request is not valid HTTP/1.1." };
+
+/**
+ * Requests node's parser refuses before there is a request to answer: an unknown method gets 405
+ * METHOD_NOT_ALLOWED, a line and headers past MAX_HEADER_BYTES 431 HEADERS_TOO_LARGE, anything
+ * else malformed 400 INVALID_PARAMETER, in the envelope with a request id, instead of node's
+ * bare status line. A timeout keeps node's own 408.
  */
 export function answerClientErrors(server: Server): void {
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
-    const code = err.code === "HPE_INVALID_METHOD" ? "METHOD_NOT_ALLOWED" : err.code?.startsWith("HPE_") && err.code !== "HPE_HEADER_OVERFLOW" ? "INVALID_PARAMETER" : undefined;
-    if (!code || !socket.writable) {
-      if (socket.writable && err.code === "HPE_HEADER_OVERFLOW") socket.end("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n");
-      else if (socket.writable && err.code === "ERR_HTTP_REQUEST_TIMEOUT") socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+    const e = (err.code && CLIENT_ERRORS[err.code]) || (err.code?.startsWith("HPE_") ? MALFORMED : undefined);
+    if (!e || !socket.writable) {
+      if (socket.writable && err.code === "ERR_HTTP_REQUEST_TIMEOUT") socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
       else socket.destroy();
       return;
     }
-    const id = requestId(new Request("http://localhost/"));
-    const message = code === "METHOD_NOT_ALLOWED" ? "The method is not one this API serves." : "The request is not valid HTTP/1.1.";
-    const a = errorAnswer(new ApiError(code, message), id);
+    const a = errorAnswer(new ApiError(e.code, e.message), requestId(new Request("http://localhost/")));
     const body = Buffer.from(a.body as string);
     const headers = { ...API_SECURITY, ...a.headers, "content-length": String(body.length), connection: "close" };
-    const status = code === "METHOD_NOT_ALLOWED" ? "405 Method Not Allowed" : "400 Bad Request";
-    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));
+    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${e.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));
   });
 }
 

@@ -97,6 +97,23 @@ describe("methods outside HTTP's usual few", () => {
   });
 });
 
+describe("long request lines", () => {
+  it("a batch of 20,000 characters of ids (what the document allows) is read and answered in the envelope (401 here: no key)", async () => {
+    const ids = Array.from({ length: 2_200 }, (_, i) => `base1-${i}`).join(",").slice(0, 20_000);
+    const r = await raw(direct, "GET", `/v1/cards/batch?ids=${ids}`);
+    const body = JSON.parse(r.body.slice(r.body.indexOf("{"), r.body.lastIndexOf("}") + 1)) as { error: { code: string } };
+    expect([r.status, body.error.code]).toEqual([401, "MISSING_API_KEY"]);
+  });
+
+  it("a line past what the server reads is 431 in the envelope, with a request id", async () => {
+    const r = await raw(direct, "GET", `/v1/cards/batch?ids=${"x".repeat(70_000)}`);
+    expect(r.status).toBe(431);
+    const body = JSON.parse(r.body.slice(r.body.indexOf("{"), r.body.lastIndexOf("}") + 1)) as { error: { code: string; request_id: string } };
+    expect(body.error.code).toBe("HEADERS_TOO_LARGE");
+    expect(r.headers["x-request-id"]).toBe(body.error.request_id);
+  });
+});
+
 describe("the operator token", () => {
   it("a server refuses to start with one shorter than 32 characters", async () => {
     const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "server/lean.ts"], {
