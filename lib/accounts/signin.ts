@@ -1,7 +1,7 @@
 import { isAPIError } from "better-auth/api";
 import { env } from "@/lib/env";
 import { limitIp } from "./abuse";
-import { addFailure, clearFailures, recentFailures } from "./queries/signin";
+import { clearFailures, forgetAttempt, reserveAttempt } from "./queries/signin";
 
 // Dashboard sign-in: limited per caller address, and per account: after SIGNIN_LOCKOUT failed
 // attempts on one address within its window, that address's sign-in is refused for the rest of
@@ -29,14 +29,15 @@ export async function signIn(req: Request, email: string, password: string, head
   const ip = await limitIp(req, "signin");
   if (!ip.ok) return { ok: false, code: "RATE_LIMITED", message: ip.error.message };
   const { limit, windowS } = env().SIGNIN_LOCKOUT;
-  const before = await recentFailures(email, windowS);
-  if (before.count >= limit) return locked(lockedFor(before.oldest, windowS));
+  const attempt = await reserveAttempt(email, limit, windowS);
+  if (!attempt.ok) return locked(lockedFor(attempt.oldest, windowS));
   const { getAuth } = await import("@/lib/auth");
   try {
     await (await getAuth()).api.signInEmail({ body: { email, password }, headers });
   } catch (err) {
+    const code = isAPIError(err) ? (err as { body?: { code?: string } }).body?.code : undefined;
+    if (code !== "INVALID_EMAIL_OR_PASSWORD") await forgetAttempt(attempt.id);
     if (!isAPIError(err)) throw err;
-    const code = (err as { body?: { code?: string } }).body?.code;
     if (code === "EMAIL_NOT_VERIFIED") {
       return {
         ok: false, code,
@@ -44,8 +45,8 @@ export async function signIn(req: Request, email: string, password: string, head
       };
     }
     if (code === "INVALID_EMAIL_OR_PASSWORD") {
-      await addFailure(email);
-      if (before.count + 1 >= limit) return locked(windowS);
+      // The attempt written down before the check is this failure.
+      if (attempt.before + 1 >= limit) return locked(windowS);
       return { ok: false, code, message: "That email and password do not match an account." };
     }
     return { ok: false, code: "ERROR", message: "Signing in failed. Try again in a moment." };

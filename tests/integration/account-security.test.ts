@@ -186,6 +186,17 @@ describe("limits per account and per recipient", () => {
     expect(await tryPassword(nobody, "guess")).toMatchObject({ ok: false, code: "LOCKED" });
   });
 
+  it("guesses sent at once are counted one after another: no more than SIGNIN_LOCKOUT of them reach the password check", async () => {
+    setEnv({ SIGNIN_LOCKOUT: "3/900" });
+    const email = newEmail("race");
+    await register(email, "the right password");
+    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email") }) });
+    const outcomes = await Promise.all([...Array.from({ length: 12 }, (_, i) => tryPassword(email, `wrong ${i}`)), tryPassword(email, "the right password")]);
+    const checked = outcomes.filter((o) => o.ok || o.code === "INVALID_EMAIL_OR_PASSWORD");
+    expect(checked.length).toBeLessThanOrEqual(3);
+    expect(outcomes.filter((o) => !o.ok && o.code === "LOCKED").length).toBeGreaterThanOrEqual(10);
+  });
+
   it("POST /v1/accounts/confirmation mails at most RATE_LIMIT_MAIL_RECIPIENT links, then 429 RATE_LIMITED", async () => {
     setEnv({ RATE_LIMIT_MAIL_RECIPIENT: "2/3600" });
     const email = newEmail("resend");
