@@ -53,3 +53,20 @@ export function clientIp(req: Request): string {
 export function isLoopback(ip: string): boolean {
   return ip === "::1" || /^127\./.test(ip);
 }
+
+/**
+ * Whether a Host header names this machine (localhost, a loopback address) or `origin`'s host.
+ * A page whose own domain was rebound to 127.0.0.1 (DNS rebinding) reaches local servers from a
+ * browser under its own name: what only this machine may read checks the name too. No header
+ * (a non-HTTP/1.1 client, a test's Request) counts as this machine.
+ */
+export function namesThisMachine(host: string | null | undefined, origin?: string): boolean {
+  if (!host) return true;
+  const name = host.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost") || isLoopback(name)) return true;
+  try {
+    return !!origin && new URL(origin).hostname.toLowerCase() === name;
+  } catch {
+    return false;
+  }
+}

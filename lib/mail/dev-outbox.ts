@@ -1,6 +1,6 @@
-import { clientIp, isLoopback } from "@/lib/api/client-ip";
+import { clientIp, isLoopback, namesThisMachine } from "@/lib/api/client-ip";
 import { isOperator } from "@/lib/api/auth";
-import { env } from "@/lib/env";
+import { configuredOrigin, env } from "@/lib/env";
 
 // The development outbox (/dev/outbox) lists live confirmation and reset links, so it is shown
 // only where that cannot hand someone else's account to a stranger: with no mail server
@@ -13,6 +13,7 @@ export type OutboxAccess = "development" | "operator" | "local" | "closed";
 export function outboxAccess(req: Request): OutboxAccess {
   if (process.env.SMTP_URL) return "closed";
   if (isOperator(req)) return "operator";
+  if (!namesThisMachine(req.headers.get("host"), configuredOrigin())) return "closed";
   if (env().NODE_ENV !== "production") return "development";
   if (!env().DATABASE_URL && env().TRUST_PROXY === 0 && isLoopback(clientIp(req))) return "local";
   return "closed";

@@ -273,6 +273,19 @@ describe("the development outbox", () => {
     expect(outboxAccess(req("203.0.113.9"))).toBe("development");
   });
 
+  it("answers only under this machine's own names: a page whose domain was rebound to 127.0.0.1 finds it closed", () => {
+    setEnv({ NODE_ENV: "production", DATABASE_URL: undefined, SMTP_URL: undefined, ADMIN_TOKEN: token, PUBLIC_BASE_URL: "https://api.example.com" });
+    const at = (host: string) => req("127.0.0.1", { host });
+    expect(outboxAccess(at("localhost:3000"))).toBe("local");
+    expect(outboxAccess(at("127.0.0.1:3000"))).toBe("local");
+    expect(outboxAccess(at("[::1]:3000"))).toBe("local");
+    expect(outboxAccess(at("api.example.com"))).toBe("local");
+    expect(outboxAccess(at("rebind.evil.example:3000"))).toBe("closed");
+    setEnv({ NODE_ENV: "development" });
+    expect(outboxAccess(at("rebind.evil.example:3000"))).toBe("closed");
+    expect(outboxAccess(at("localhost:3000"))).toBe("development");
+  });
+
   it("does not exist once mail leaves the machine", () => {
     setEnv({ NODE_ENV: "development", SMTP_URL: "smtp://127.0.0.1:2525", ADMIN_TOKEN: token });
     expect(outboxAccess(req("127.0.0.1", { authorization: `Bearer ${token}` }))).toBe("closed");

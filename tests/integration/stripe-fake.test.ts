@@ -148,6 +148,24 @@ describe("catalogue, customers, errors", () => {
   });
 });
 
+describe("only under this machine's names", () => {
+  // A page whose domain was rebound to 127.0.0.1 would reach the fake from a browser under its own name.
+  const get = (path: string, host: string) => new Promise<number>((resolve, reject) => {
+    const u = new URL(fake.url);
+    http.get({ hostname: u.hostname, port: u.port, path, headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    }).on("error", reject);
+  });
+
+  it("refuses a request that names another host, and serves localhost and 127.0.0.1", async () => {
+    expect(await get("/_control", "rebind.evil.example:3601")).toBe(421);
+    expect(await get("/v1/customers", "rebind.evil.example")).toBe(421);
+    expect(await get("/_control", `localhost:${new URL(fake.url).port}`)).toBe(200);
+    expect(await get("/_control", `127.0.0.1:${new URL(fake.url).port}`)).toBe(200);
+  });
+});
+
 describe("checkout", () => {
   it("pays on the hosted page; three events arrive signed, in order; the subscription is complete", async () => {
     const { customer, session, sub, html } = await subscribe("growth_month");

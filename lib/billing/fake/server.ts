@@ -2,6 +2,7 @@
 // JSON errors), /_control/* is the control API, everything else the hosted pages.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { namesThisMachine } from "@/lib/api/client-ip";
 import { controlRouter, type Core } from "./control";
 import { FakeStripeError } from "./errors";
 import { API_VERSION } from "./events";
@@ -201,6 +202,12 @@ export function startServer(core: Core, opts: { tick: () => void }): Server {
   }
 
   return createServer((req, res) => {
+    // Local only: a page whose domain was rebound to 127.0.0.1 (DNS rebinding) reaches this
+    // server from a browser under its own name, and the control routes need no key.
+    if (!namesThisMachine(req.headers.host)) {
+      sendJson(res, 421, new FakeStripeError(421, "invalid_request_error", "This fake answers only under localhost or a loopback address.").body());
+      return;
+    }
     const url = new URL(req.url ?? "/", "http://fake-stripe.local");
     const p = url.pathname;
     const run = p.startsWith("/v1/")
