@@ -4,7 +4,7 @@ import { flushSettles } from "@/lib/meter/settle-queue";
 import { flushRequestLog } from "@/lib/usage/log";
 import { requestsPerKey } from "@/lib/usage/queries/read";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "./ids";
-import { insertKey, revokeKey, selectByKeyHash, selectKeys, touchKey } from "./queries/accounts";
+import { countKeys, insertKey, revokeKey, selectByKeyHash, selectKeys, touchKey } from "./queries/accounts";
 import type { Account, KeyRecord } from "./types";
 
 // Key verification returns an outcome, never throws for an unknown key. Lookups are cached
@@ -79,6 +79,17 @@ export async function createKey(accountId: string, name: string, tx?: Parameters
   const expires = expiresAt === null ? null : new Date(expiresAt).toISOString();
   await insertKey(tx ?? (await getDb()), { id, accountId, name, prefix, hash: hashSecret(secret), expiresAt: expires });
   return { id, name, prefix, secret, createdAt: new Date().toISOString(), lastUsedAt: null, expiresAt: expires };
+}
+
+/** Live keys an account may hold: enough for every service and environment, not a store of secrets. */
+export const MAX_KEYS = 50;
+
+/** A key the owner asks for (POST /v1/keys, the dashboard): refused past MAX_KEYS live keys. */
+export async function addKey(accountId: string, name: string, expiresAt: string | null): Promise<NewKey> {
+  if ((await countKeys(accountId)) >= MAX_KEYS) {
+    throw new ApiError("TOO_MANY_KEYS", `The account already holds ${MAX_KEYS} live keys, the most it may: delete one it no longer uses.`, { max_keys: MAX_KEYS });
+  }
+  return createKey(accountId, name, undefined, expiresAt);
 }
 
 /** The account's live keys (expired ones included, marked so), each with its calls of the last 30 days. */

@@ -20,6 +20,7 @@ export const ERRORS = {
   IDEMPOTENCY_CONFLICT: [409, "The Idempotency-Key was already used with a different body, or its first request is still running."],
   ACCOUNT_EXISTS: [409, "An account already exists for this address; its key is never revealed. Recover access by email."],
   KEY_NOT_FOUND: [404, "No live key with that id on this account."],
+  TOO_MANY_KEYS: [409, "The account holds the most live keys it may: delete one first."],
   ACCOUNT_NOT_FOUND: [404, "No account with that id."],
   SUBSCRIPTION_EXISTS: [409, "The account already has a subscription: change its plan with POST /v1/billing/subscription."],
   SUBSCRIPTION_NOT_FOUND: [404, "The account has no subscription to change; subscribe with POST /v1/billing/checkout."],

@@ -54,6 +54,20 @@ describe("listing and creating keys", () => {
   });
 });
 
+describe("how many keys", () => {
+  it("an account holds at most 50 live keys: the 51st is 409 TOO_MANY_KEYS; deleting one makes room", async () => {
+    const acct = await makeAccount({ plan: "enterprise", confirmed: true });
+    // The signup's key is the first.
+    const made: string[] = [];
+    for (let i = 1; i < 50; i++) made.push((await as(acct.key, "POST", "/v1/keys", { body: { name: `k${i}` } })).body.data.id);
+    expect(made.every(Boolean)).toBe(true);
+    const over = await as(acct.key, "POST", "/v1/keys", { body: { name: "one too many" } });
+    expect(expectRefusal(over, 409, "TOO_MANY_KEYS")).toMatchObject({ max_keys: 50 });
+    expect((await as(acct.key, "DELETE", `/v1/keys/${made[0]}`)).status).toBe(200);
+    expect((await as(acct.key, "POST", "/v1/keys", { body: { name: "room again" } })).status).toBe(201);
+  });
+});
+
 describe("rotating and deleting", () => {
   it("rotation: the old secret is refused at once, the new one works, under the same name", async () => {
     const acct = await makeAccount();

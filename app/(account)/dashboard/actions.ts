@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { ApiError } from "@/lib/api/errors";
-import { createKey, deleteKey, rotateKey } from "@/lib/accounts/keys";
+import { addKey, deleteKey, rotateKey } from "@/lib/accounts/keys";
 import { resendConfirmation } from "@/lib/accounts/signup";
 import type { Account } from "@/lib/accounts/types";
 import { signedIn } from "../server";
@@ -31,7 +31,7 @@ export async function createKeyAction(name: unknown, expiry?: unknown): Promise<
   if (!until.ok) return until;
   let key;
   try {
-    key = await createKey(account.id, clean || "key", undefined, until.at);
+    key = await addKey(account.id, clean || "key", until.at);
   } catch (err) {
     if (err instanceof ApiError) return { ok: false, error: err.message };
     throw err;

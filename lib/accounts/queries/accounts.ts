@@ -65,6 +65,11 @@ export async function selectKeys(accountId: string, db?: Tx | Db): Promise<KeyRe
     from api_keys where account_id = ${accountId} and revoked_at is null order by created_at, id`, db as Db | undefined);
 }
 
+/** How many live keys the account holds. */
+export async function countKeys(accountId: string): Promise<number> {
+  return (await rows<{ n: number }>(sql`select count(*)::int as n from api_keys where account_id = ${accountId} and revoked_at is null`))[0]!.n;
+}
+
 /** Revokes a live key of the account; false when there is none with that id. */
 export async function revokeKey(tx: Tx | Db, accountId: string, keyId: string): Promise<{ hash: string } | undefined> {
   const [r] = await tx

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
-import { createKey, listKeys } from "@/lib/accounts/keys";
+import { addKey, listKeys } from "@/lib/accounts/keys";
 import { KeyBody, KeyObject, NewKeyObject } from "@/lib/accounts/schemas";
 import { COSTS } from "@/lib/meter/costs";
 import { keyJson } from "@/lib/accounts/present";
@@ -37,12 +37,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     body: KeyBody.optional(),
     response: z.object({ data: NewKeyObject }),
     successStatus: 201,
-    errors: ["INVALID_PARAMETER"],
+    errors: ["INVALID_PARAMETER", "TOO_MANY_KEYS"],
     cost: COSTS.account,
     cacheControl: CACHE.none,
     etag: false,
     handler: async ({ principal, body }) => ({
-      status: 201, body: { data: keyJson(await createKey(accountOf(principal).id, body?.name ?? "key", undefined, body?.expires_at ?? null)) },
+      status: 201, body: { data: keyJson(await addKey(accountOf(principal).id, body?.name ?? "key", body?.expires_at ?? null)) },
     }),
   }),
 });
