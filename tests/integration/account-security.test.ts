@@ -4,7 +4,7 @@ import * as authRoute from "@/app/api/auth/[...all]/route";
 import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
 import { completeRecovery, requestRecovery } from "@/lib/accounts/recovery";
 import { signIn } from "@/lib/accounts/signin";
-import { createPasswordUser, findUserByEmail } from "@/lib/auth";
+import { createPasswordUser, findUserByEmail, getAuth } from "@/lib/auth";
 import { resetEnvForTests } from "@/lib/env";
 import { outboxAccess } from "@/lib/mail/dev-outbox";
 import { call } from "../helpers/api";
@@ -89,6 +89,22 @@ describe("better-auth's own endpoints", () => {
     const res = await authCall("GET", "/get-session");
     expect(res.status).toBe(200);
     expect(await res.json()).toBeNull();
+  });
+
+  it("get-session never hands a script the session's token, which the HttpOnly cookie keeps from it", async () => {
+    const email = newEmail("token");
+    await register(email, "the right password");
+    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email") }) });
+    const signedIn = await (await getAuth()).api.signInEmail({ body: { email, password: "the right password" }, asResponse: true });
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    const token = decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1)).split(".")[0]!;
+    const res = await (authRoute as Record<string, (r: Request) => Promise<Response>>).GET!(new Request("http://localhost:3000/api/auth/get-session", {
+      headers: { cookie, origin: "http://localhost:3000", [CLIENT_IP_HEADER]: "127.0.0.1" },
+    }));
+    const text = await res.text();
+    expect(JSON.parse(text).user.email).toBe(email);
+    expect(token.length).toBeGreaterThan(10);
+    expect(text).not.toContain(token);
   });
 });
 
