@@ -63,6 +63,14 @@ test("a path with broken percent-encoding is a 400 in the envelope, not Next's p
   expect(await ok.json()).toEqual({ data: { id: "ex10-?", name: "Unown" } });
 });
 
+test("the API is at /v1 only: the route modules' own folder, /api/v1, is not a second API", async ({ request }) => {
+  for (const path of ["/api/v1/cards/base1-4", "/api/v1/reference", "/api/v1"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect((await res.json()).error.code, path).toBe("NOT_FOUND");
+  }
+});
+
 test("the API answers at /v1 with ETags and 304s", async ({ request }) => {
   const headers = { "X-Api-Key": await trialKey(request) };
   const first = await request.get("/v1/sets/base1?lang=fr", { headers });
