@@ -68,11 +68,12 @@ export function setSecurityHeaders(req: IncomingMessage, res: ServerResponse, ap
  * or HEAD, which has no body, gets a light stand-in (NodeRequest): undici's Request with its
  * Headers and AbortSignal was 3 to 4 % of a cached card answer's CPU in its profile.
  */
+const BODILESS = new Set(["GET", "HEAD", "TRACE", "TRACK"]);
+
 export function toWebRequest(req: IncomingMessage, fallbackHost: string): Request {
   const url = `http://${req.headers.host ?? fallbackHost}${req.url ?? "/"}`;
-  if (req.method === "GET" || req.method === "HEAD") return new NodeRequest(req.method, url, req.headers) as unknown as Request;
-  // Methods fetch's Request refuses to hold (it throws): the router answers them 405.
-  if (req.method === "TRACE" || req.method === "TRACK") return new NodeRequest(req.method, url, req.headers) as unknown as Request;
+  // TRACE and TRACK too: fetch's Request refuses to hold them (it throws); the router answers them 405.
+  if (BODILESS.has(req.method ?? "")) return new NodeRequest(req.method!, url, req.headers) as unknown as Request;
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);

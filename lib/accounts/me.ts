@@ -124,9 +124,10 @@ function suggestion(account: Account, trial: boolean, credits: number, cards: nu
   let reason: string | null = null;
   if (trial) {
     const left = account.trialExpiresAt ? Date.parse(account.trialExpiresAt) - now : Infinity;
+    const days = Math.ceil(left / DAY_MS);
     if (credits >= UNCONFIRMED_TRIAL_CREDITS) reason = `${credits} trial credits used.`;
     else if (cards >= 50) reason = `${cards} distinct cards retrieved.`;
-    else if (left <= 7 * DAY_MS) reason = left <= 0 ? "The trial has ended." : `The trial ends in ${Math.ceil(left / DAY_MS)} day${Math.ceil(left / DAY_MS) === 1 ? "" : "s"}.`;
+    else if (left <= 7 * DAY_MS) reason = left <= 0 ? "The trial has ended." : `The trial ends in ${days} day${days === 1 ? "" : "s"}.`;
   } else {
     if (creditLimit > 0 && credits >= 0.8 * creditLimit) reason = `${Math.round((credits / creditLimit) * 100)}% of this period's credits used.`;
     else if (cardLimit > 0 && cards >= 0.8 * cardLimit) reason = `${Math.round((cards / cardLimit) * 100)}% of this period's card allowance used.`;

@@ -3,7 +3,7 @@ import type { CostRule } from "@/lib/meter/costs";
 import type { CachePolicy } from "./response-cache";
 import type { ErrorCode } from "./errors";
 import { allowHeader, fail, optionsResponse } from "./respond";
-import { hiddenRoute, isOperator, withTrialHeader, type Principal } from "./auth";
+import type { Principal } from "./auth";
 import { runRoute } from "./pipeline";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -90,14 +90,13 @@ type Handler = ((req: Request, ctx: NextContext) => Promise<Response>) & { spec?
 export function mount(specs: Partial<Record<Method, RouteSpec<any, any, any>>>): Record<Method | "OPTIONS", Handler> {
   const allow = METHODS.filter((m) => specs[m]).join(", ");
   const out = {} as Record<Method | "OPTIONS", Handler>;
-  const admin = Object.values(specs).some((s) => s?.auth === "admin");
-  out.OPTIONS = async (req) => (admin && !isOperator(req) ? hiddenRoute(req) : optionsResponse(req, allow));
+  out.OPTIONS = async (req) => optionsResponse(req, allow);
   for (const m of METHODS) {
     const spec = specs[m];
     const h: Handler = spec
       // Routes without dynamic segments get no params object from Next.
       ? async (req, ctx) => runRoute(spec, req, (await ctx?.params) ?? {})
-      : async (req) => (admin && !isOperator(req) ? hiddenRoute(req) : withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) })));
+      : async (req) => fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) });
     if (spec) h.spec = spec;
     out[m] = h;
   }

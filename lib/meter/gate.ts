@@ -29,11 +29,12 @@ export function gate(account: Account, rule: CostRule, cost: number, now = Date.
     return rule.trial === "credits" ? { ok: true } : { ok: true, feature: rule.trial.calls };
   }
   const trialNote = rule.trial && typeof rule.trial === "object" ? ` The trial includes ${TRIAL_FEATURE_CALLS} calls after email confirmation.` : "";
+  const needs = `needs the ${min} plan or higher; the account is on ${account.plan}.${trialNote}`;
   // SPEC.md: before confirmation, a PLAN_REQUIRED message starts with 'Confirm your email'.
-  const first = isTrial(account) && !isConfirmed(account) ? "Confirm your email and subscribe: t" : "T";
+  const message = isTrial(account) && !isConfirmed(account) ? `Confirm your email and subscribe: this route ${needs}` : `This route ${needs}`;
   return {
     ok: false,
-    error: planRequired(`${first}his route needs the ${min} plan or higher; the account is on ${account.plan}.${trialNote}`, {
+    error: planRequired(message, {
       plan: account.plan, plan_required: min, next_step: upgradeStep(min, `${PLANS[min].plan} opens this route.`),
     }),
   };

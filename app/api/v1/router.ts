@@ -12,7 +12,8 @@ import { ROUTE_MODULES } from "./routes";
 // tests dispatch through this.
 
 type Handler = ((req: Request, ctx: { params: Promise<Record<string, string> | undefined> }) => Promise<Response>) & { spec?: RouteSpec };
-type Entry = { regex: RegExp; names: string[]; mod: Record<string, unknown>; statics: number; first: string };
+/** `admin`: an operator path, which does not exist for anyone without the token (CONTRACT.md §6). */
+type Entry = { regex: RegExp; names: string[]; mod: Record<string, unknown>; statics: number; first: string; admin: boolean };
 
 const table: Entry[] = [];
 for (const mod of ROUTE_MODULES) {
@@ -25,7 +26,10 @@ for (const mod of ROUTE_MODULES) {
   });
   const first = spec.path.split("/")[1]!;
   if (!first || first.includes("{")) throw new Error(`${spec.path}: a route's first segment must be static`);
-  table.push({ regex: new RegExp(`^/v1${pattern}$`), names, mod, statics: spec.path.split("/").filter((s) => s && !s.startsWith("{")).length, first });
+  table.push({
+    regex: new RegExp(`^/v1${pattern}$`), names, mod, statics: spec.path.split("/").filter((s) => s && !s.startsWith("{")).length, first,
+    admin: spec.auth === "admin",
+  });
 }
 table.sort((a, b) => b.statics - a.statics);
 
@@ -58,23 +62,29 @@ export async function answer(req: Request): Promise<Answer> {
     try {
       for (let i = 0; i < e.names.length; i++) params[e.names[i]!] = decodeURIComponent(m[i + 1]!);
     } catch {
-      return fromResponse(await withTrialHeader(req, fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" })));
+      return outside(req, fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }));
     }
     const handler = e.mod[req.method === "HEAD" ? "GET" : req.method] as Handler | undefined;
-    if (!handler) {
-      const admin = Object.values(e.mod).some((h) => (h as Handler | undefined)?.spec?.auth === "admin");
-      if (admin && !isOperator(req)) return fromResponse(hiddenRoute(req));
-      return fromResponse(await withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`)));
-    }
+    // Neither a 405 nor a preflight's Allow may tell an operator path from one that does not exist.
+    if (!handler?.spec && e.admin && !isOperator(req)) return fromResponse(hiddenRoute(req));
     // As in Next, a route without dynamic segments gets no params object at all.
-    const res = handler.spec
+    const res = handler?.spec
       ? await answerRoute(handler.spec, req, e.names.length ? params : {})
-      : fromResponse(await handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }));
+      : await outside(req, handler ? handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }) : fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`));
     if (req.method !== "HEAD") return res;
     if (res.body instanceof ReadableStream) void res.body.cancel();
     res.body = null;
     return res;
   }
   const handler = (fallback as Record<string, unknown>)[req.method] as ((r: Request) => Promise<Response>) | undefined;
-  return fromResponse(await (handler ? handler(req) : withTrialHeader(req, fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`))));
+  return outside(req, handler ? handler(req) : fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`));
+}
+
+/**
+ * An answer made outside the pipeline (a module's OPTIONS or 405, the catch-all's 404, a broken
+ * path), with X-Trial-Expires-At for a trial key: SPEC.md has every response on one carry it.
+ * Every /v1 request of every server passes here, so this is the one place that adds it.
+ */
+async function outside(req: Request, res: Response | Promise<Response>): Promise<Answer> {
+  return fromResponse(await withTrialHeader(req, await res));
 }

@@ -88,10 +88,9 @@ export type AuditEntry = { id: number; at: string; actor: string; action: string
 
 /** An account's newest audit entries, newest first. */
 export async function selectAudit(accountId: string, limit: number): Promise<AuditEntry[]> {
-  const list = await rows<AuditEntry>(sql`
+  return rows<AuditEntry>(sql`
     select id::int as id, ${iso(sql`at`)} as at, actor, action, details, ip
     from audit_log where account_id = ${accountId} order by id desc limit ${limit}`);
-  return list.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 export async function insertAudit(db: Db | Tx, e: { actor: string; action: string; accountId: string | null; details?: Record<string, unknown>; ip?: string | null }) {

@@ -16,13 +16,14 @@ type Recent = { count: number; oldest: string | null };
 export async function reserveAttempt(email: string, limit: number, windowS: number): Promise<{ ok: true; id: number; before: number } | { ok: false; oldest: string | null }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`signin:${email}`}))`);
+    const t = tx as unknown as Db;
+    await t.execute(sql`select pg_advisory_xact_lock(hashtext(${`signin:${email}`}))`);
     const [r] = await rows<Recent>(sql`
       select count(*)::int as count, min(at)::text as oldest from signin_failures
-      where email = ${email} and at > now() - make_interval(secs => ${windowS})`, tx as unknown as Db);
+      where email = ${email} and at > now() - make_interval(secs => ${windowS})`, t);
     const recent = r ?? { count: 0, oldest: null };
     if (recent.count >= limit) return { ok: false as const, oldest: recent.oldest };
-    const [row] = await rows<{ id: number }>(sql`insert into signin_failures (email) values (${email}) returning id`, tx as unknown as Db);
+    const [row] = await rows<{ id: number }>(sql`insert into signin_failures (email) values (${email}) returning id`, t);
     return { ok: true as const, id: Number(row!.id), before: recent.count };
   });
 }
