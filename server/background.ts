@@ -4,8 +4,9 @@ import { drainMeter } from "@/lib/meter/drain";
 import { startUsageAlerts, stopUsageAlerts } from "@/lib/usage/alerts";
 
 // What an app instance does besides answering: load (or first build) the identification
-// index, then on the embedded default's first start generate the demo prices; deliver mail
-// every 5 s when SMTP_URL is set. Never throws: a failed start-up task only logs.
+// index, then on the embedded default's first start generate the demo prices and build the
+// bulk files once; deliver mail every 5 s when SMTP_URL is set. Never throws: a failed
+// start-up task only logs.
 //
 // What the shutdown runs is loaded before it: Ctrl-C signals the whole process group, and under
 // tsx its compiler stops with it, so a module first imported at exit could not load and the
@@ -29,6 +30,12 @@ export function startBackgroundWork(): void {
       await asJob(demoPricesOnFirstStart);
     } catch (err) {
       console.error(`[demo-prices] failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    try {
+      const { bulkOnFirstStart } = await import("@/lib/bulk/on-start");
+      await asJob(bulkOnFirstStart);
+    } catch (err) {
+      console.error(`[build-bulk] failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   })();
   startUsageAlerts();

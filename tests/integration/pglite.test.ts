@@ -156,4 +156,25 @@ describe("job work beside a server on the same thread", () => {
       resetEnvForTests();
     }
   }, 180_000);
+
+  it("the first start builds the bulk files once, after the demo prices: GET /v1/bulk lists them, a restart builds nothing", async () => {
+    process.env.STORAGE_DIR = path.join(dir, "storage");
+    const key = (await makeAccount({ plan: "growth", confirmed: true })).key;
+    try {
+      const { bulkOnFirstStart } = await import("@/lib/bulk/on-start");
+      expect((await getJson("/v1/bulk", { "x-api-key": key })).body.data).toEqual([]);
+      await bulkOnFirstStart();
+      const listed = await getJson("/v1/bulk", { "x-api-key": key });
+      expect(listed.res.status).toBe(200);
+      expect(listed.body.data.map((f: { type: string }) => f.type).sort()).toEqual(["cards", "index", "prices", "sealed", "sets"]);
+      const built = await rows<{ type: string; rows: number; updated_at: string }>(sql`select type, rows, updated_at::text from bulk_files order by type`);
+      expect(built.find((f) => f.type === "cards")!.rows).toBeGreaterThan(0);
+      // The demo prices of the test before are in the prices file.
+      expect(built.find((f) => f.type === "prices")!.rows).toBeGreaterThan(0);
+      await bulkOnFirstStart();
+      expect(await rows(sql`select type, rows, updated_at::text from bulk_files order by type`)).toEqual(built);
+    } finally {
+      delete process.env.STORAGE_DIR;
+    }
+  }, 120_000);
 });
