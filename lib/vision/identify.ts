@@ -94,14 +94,6 @@ export const ART_MATCH = { maxDistance: 0.2, sureDistance: 0, maxRatio: 0.45 } a
  * read at 0.04 or less, and every wrong card over 0.25 or at a ratio of 0.85 or more.
  */
 export const LINE_MATCH = { minQuality: 0.4, maxDistance: 0.25, maxRatio: 0.75, candidates: 40 } as const;
-/**
- * Rows each outline reading takes from the coarse scan when nothing credible was found with
- * SHORTLIST: on bench/tune-identify.ts's hard photos 88 of 100 found instead of 87 (seeds
- * "tune2": 125 of 150 instead of 124), no non-card more taken for a card; 50 found 124 of 150.
- * Non-cards pay for it (they go through every step): 333 ms each on average instead of 289 on a
- * machine half as fast as the last one, the measures of about 200 rows a reading.
- */
-const DEEP_SHORTLIST = 100;
 /** Artwork-shaped rectangles tried (each both ways up), and rows each takes from the coarse scan. */
 const ART_WINDOWS = 2;
 const ART_SHORTLIST = 8;
@@ -221,26 +213,6 @@ async function search(idx: OpenIndex, hits: Map<number, Hit>, before: Reading[],
   return [...hits.values()].sort((a, b) => a.distance - b.distance);
 }
 
-/**
- * Each reading's DEEP_SHORTLIST rows re-ranked by the fine grids, nearest first: as `search`,
- * except that a row is measured against the readings that shortlisted it only (a row near one
- * reading is not near its upside-down twin), which keeps this pass to a few hundred measures.
- */
-async function deepSearch(idx: OpenIndex, reads: Reading[]): Promise<Hit[]> {
-  const g = groups(idx);
-  const hits = new Map<number, Hit>();
-  const fines = new Map<number, Promise<Int8Array>>();
-  await Promise.all(reads.flatMap((read) => nearest(idx.coarse, read.coarse, DEEP_SHORTLIST * 2).map(async (h) => {
-    const row = g.of(h.row);
-    let fine = fines.get(row);
-    if (!fine) fines.set(row, (fine = idx.fine(row)));
-    const distance = fineDistance(read.fine, await fine, 0, read.white);
-    const had = hits.get(row);
-    if (!had || distance < had.distance) hits.set(row, { row, distance, read });
-  })));
-  return [...hits.values()].sort((a, b) => a.distance - b.distance);
-}
-
 export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identified> {
   const idx = await visionIndex();
   if (!idx) throw new IdentifyError("INDEX_UNAVAILABLE", "Photo identification is starting: its index of card faces is still being built. Retry in a minute.");
@@ -250,7 +222,6 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   let found = few ?? findCard(gray, { lines: MORE_LINES });
   let hits = new Map<number, Hit>();
   let first = found ? bothWays(rgb, found.quad, found.quad) : [];
-  const tried = [...first];
   let ranked = first.length ? await search(idx, hits, [], first, topK) : [];
   // An outline closed by clutter's lines (a low score, no credible artwork inside) may have kept
   // the card's own out of OUTLINE_LINES: MORE_LINES's outline is taken when its artwork is credible.
@@ -260,7 +231,6 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     if (more && !sameQuad(more.quad, few.quad, 4)) {
       const [again, moreHits] = [bothWays(rgb, more.quad, more.quad), new Map<number, Hit>()];
       const own = await search(idx, moreHits, [], again, topK);
-      tried.push(...again);
       if (credible(own[0]?.distance, own[1]?.distance)) [ranked, found, first, hits] = [own, more, again, moreHits];
     }
   }
@@ -286,13 +256,6 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
         break;
       }
     }
-  }
-  // Still none, though an outline was found: a finger or a glare over the artwork can push the
-  // card's coarse vector far down the scan (rank 81 on one tuning photo, where its fine distance
-  // stood out at 0.205 against 0.411). A longer shortlist re-ranked by the fine grids finds it.
-  if (!credible(ranked[0]?.distance, ranked[1]?.distance) && tried.length) {
-    const deep = await deepSearch(idx, tried);
-    if (credible(deep[0]?.distance, deep[1]?.distance)) ranked = deep;
   }
   let byLine = false;
   if (!credible(ranked[0]?.distance, ranked[1]?.distance) && first.length) {
