@@ -25,6 +25,11 @@ export function demoPreparing(): { percent: number } | null {
 
 export const preparingText = (p: { percent: number }) => `Prices are being prepared (demo data, about ${p.percent} % done)`;
 
+/** How much demo history the first start generates, as the pages say it (DEMO_PRICES_DAYS, 365 by default). */
+export function demoSpan(days = Number(process.env.DEMO_PRICES_DAYS ?? 365)): string {
+  return days === 365 ? "a year" : `${days} days`;
+}
+
 /** The cards among `ids` whose composite index (index_eur, the chart) was computed over demo figures. */
 export async function demoIndexed(ids: string[]): Promise<Set<string>> {
   const series = await seriesOfProducts("card", ids);

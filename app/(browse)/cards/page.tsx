@@ -5,7 +5,7 @@ import { listCards } from "@/lib/catalog/cards/list";
 import { listSeries } from "@/lib/catalog/lists";
 import { byCatalogVersion } from "@/lib/catalog/memo";
 import { CardGrid, CardTable, cardRow, type CardRow } from "./card-views";
-import { demoIndexed, demoPreparing, DEMO_LABEL, preparingText } from "./demo";
+import { demoIndexed, demoPreparing, demoSpan, DEMO_LABEL, preparingText } from "./demo";
 import { changeOf, composeQuery, FILTERS, LANGUAGES, RARITIES, REGIONS, sortOf, SORTS, TYPES, type FilterParam } from "./query";
 import { SearchBox } from "./search-box";
 
@@ -135,7 +135,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       {error && <p className="error-note" role="alert">{error}</p>}
       {preparing && (
         <p className="preparing-note" role="status" data-testid="prices-preparing">
-          {preparingText(preparing)}: this server generates a year of demo prices on its first start. Cards without an index yet get one when it is done.
+          {preparingText(preparing)}: this server generates {demoSpan()} of demo prices on its first start. Cards without an index yet get one when it is done.
         </p>
       )}
       {!error && (

@@ -7,7 +7,7 @@ import { byCatalogVersion } from "@/lib/catalog/memo";
 import { listCards } from "@/lib/catalog/cards/list";
 import { languageLabel, printingLabel, regionLabel } from "@/lib/prices/labels";
 import { getCardPrices } from "@/lib/prices/service";
-import { DEMO_LABEL, demoIndexed, demoPreparing, isDemoProvenance, preparingText } from "../demo";
+import { DEMO_LABEL, demoIndexed, demoPreparing, demoSpan, isDemoProvenance, preparingText } from "../demo";
 import { chartData, eurOf, FULL_VIEW, indexAgreement, parseRange } from "./explorer-data";
 import { PriceExplorer } from "./price-explorer";
 import { IndexSection, QuoteSections } from "./price-sections";
@@ -133,7 +133,7 @@ export default async function CardPage({ params, searchParams }: {
         </div>
       </div>
 
-      {preparing && <p className="preparing-note" role="status" data-testid="prices-preparing">{preparingText(preparing)}: this server generates a year of demo prices on its first start. Reload in a few minutes.</p>}
+      {preparing && <p className="preparing-note" role="status" data-testid="prices-preparing">{preparingText(preparing)}: this server generates {demoSpan()} of demo prices on its first start. Reload in a few minutes.</p>}
       <IndexSection index={index} agreement={agreement} indexDemo={indexDemo} pending={pending} />
 
       {quotePrintings.length > 1 && (
