@@ -2,21 +2,25 @@ import { sql } from "drizzle-orm";
 import { rows } from "@/lib/db/client";
 import { progress } from "@/lib/jobs/progress";
 import { buildBulk } from "./build";
+import { BULK_TYPES } from "./export";
 
 // The embedded default's first start: after the demo prices (so that the prices file holds
 // them), the bulk files are built once, and GET /v1/bulk lists them instead of nothing until
-// someone runs the build-bulk job. Only when no file was ever built: a deployment's daily job
-// keeps them current. BULK_ON_START=0 turns it off; BULK_ON_START=1 turns it on for PostgreSQL.
+// someone runs the build-bulk job. Only the types never built (a first start stopped halfway
+// builds the rest on the next): a deployment's daily job keeps them current. BULK_ON_START=0
+// turns it off; BULK_ON_START=1 turns it on for PostgreSQL.
 
 export async function bulkOnFirstStart(): Promise<void> {
   const wanted = process.env.BULK_ON_START ?? (process.env.DATABASE_URL ? "0" : "1");
   if (wanted !== "1") return;
-  const [state] = await rows<{ catalog: boolean; built: boolean }>(sql`select
-    exists (select 1 from job_runs where job = 'refresh-catalog' and last_success_at is not null) as catalog,
-    exists (select 1 from bulk_files) as built`);
-  if (!state?.catalog || state.built) return;
+  const [state] = await rows<{ catalog: boolean }>(sql`select
+    exists (select 1 from job_runs where job = 'refresh-catalog' and last_success_at is not null) as catalog`);
+  if (!state?.catalog) return;
+  const built = new Set((await rows<{ type: string }>(sql`select type from bulk_files`)).map((r) => r.type));
+  const missing = BULK_TYPES.filter((t) => !built.has(t));
+  if (!missing.length) return;
   const started = Date.now();
-  const files = await buildBulk(progress("build-bulk", { quiet: true }));
+  const files = await buildBulk(progress("build-bulk", { quiet: true }), missing);
   const summary = files.map((f) => `${f.type} ${f.rows.toLocaleString("en")} rows`).join(", ");
   console.log(`[build-bulk] first start: ${summary} in ${((Date.now() - started) / 1000).toFixed(0)} s (GET /v1/bulk)`);
 }

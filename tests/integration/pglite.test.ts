@@ -157,7 +157,7 @@ describe("job work beside a server on the same thread", () => {
     }
   }, 180_000);
 
-  it("the first start builds the bulk files once, after the demo prices: GET /v1/bulk lists them, a restart builds nothing", async () => {
+  it("the first start builds the bulk files once, after the demo prices: GET /v1/bulk lists them, a restart builds nothing, or only the types a stopped start left", async () => {
     process.env.STORAGE_DIR = path.join(dir, "storage");
     const key = (await makeAccount({ plan: "growth", confirmed: true })).key;
     try {
@@ -173,6 +173,13 @@ describe("job work beside a server on the same thread", () => {
       expect(built.find((f) => f.type === "prices")!.rows).toBeGreaterThan(0);
       await bulkOnFirstStart();
       expect(await rows(sql`select type, rows, updated_at::text from bulk_files order by type`)).toEqual(built);
+      // A first start stopped halfway: the next builds the types missing, and only those.
+      await rows(sql`delete from bulk_files where type = 'sets'`);
+      await bulkOnFirstStart();
+      const after = await rows<{ type: string; rows: number; updated_at: string }>(sql`select type, rows, updated_at::text from bulk_files order by type`);
+      expect(after.map((f) => f.type)).toEqual(built.map((f) => f.type));
+      expect(after.filter((f) => f.type !== "sets")).toEqual(built.filter((f) => f.type !== "sets"));
+      expect(after.find((f) => f.type === "sets")!.rows).toBe(built.find((f) => f.type === "sets")!.rows);
     } finally {
       delete process.env.STORAGE_DIR;
     }
