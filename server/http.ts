@@ -6,7 +6,7 @@ import type { Answer } from "@/lib/api/answer";
 import { CLIENT_IP_HEADER, resolveClientIp, trustClientIpHeader } from "@/lib/api/client-ip";
 import { knownUrl } from "@/lib/api/context";
 import { ApiError, type ErrorCode } from "@/lib/api/errors";
-import { errorAnswer, requestId } from "@/lib/api/respond";
+import { errorAnswer, newRequestId } from "@/lib/api/respond";
 import { env } from "@/lib/env";
 
 // What the app's servers (server/app.ts, server/lean.ts) share: the caller's address from the
@@ -281,7 +281,7 @@ export function answerClientErrors(server: Server): void {
       else socket.destroy();
       return;
     }
-    const a = errorAnswer(new ApiError(e.code, e.message), requestId(new Request("http://localhost/")));
+    const a = errorAnswer(new ApiError(e.code, e.message), newRequestId());
     const body = Buffer.from(a.body as string);
     const headers = { ...API_SECURITY, ...a.headers, "content-length": String(body.length), connection: "close" };
     socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${e.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));

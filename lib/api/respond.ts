@@ -55,7 +55,11 @@ export const KEPT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
  */
 export function requestId(req: Request): string {
   const incoming = req.headers.get("x-request-id");
-  if (incoming && KEPT_REQUEST_ID.test(incoming)) return incoming;
+  return incoming && KEPT_REQUEST_ID.test(incoming) ? incoming : newRequestId();
+}
+
+/** A fresh request id (requestId's own shape), for an answer with no request to read one from. */
+export function newRequestId(): string {
   if (idAt + 6 > idPool.length) {
     idPool = randomBytes(6 * 2048);
     idAt = 0;

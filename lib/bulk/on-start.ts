@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
-import { rows } from "@/lib/db/client";
+import { everSucceeded } from "@/lib/catalog/queries/jobs";
 import { progress } from "@/lib/jobs/progress";
 import { buildBulk } from "./build";
 import { BULK_TYPES } from "./export";
+import { bulkFiles } from "./service";
 
 // The embedded default's first start: after the demo prices (so that the prices file holds
 // them), the bulk files are built once, and GET /v1/bulk lists them instead of nothing until
@@ -13,10 +13,8 @@ import { BULK_TYPES } from "./export";
 export async function bulkOnFirstStart(): Promise<void> {
   const wanted = process.env.BULK_ON_START ?? (process.env.DATABASE_URL ? "0" : "1");
   if (wanted !== "1") return;
-  const [state] = await rows<{ catalog: boolean }>(sql`select
-    exists (select 1 from job_runs where job = 'refresh-catalog' and last_success_at is not null) as catalog`);
-  if (!state?.catalog) return;
-  const built = new Set((await rows<{ type: string }>(sql`select type from bulk_files`)).map((r) => r.type));
+  if (!(await everSucceeded("refresh-catalog"))) return;
+  const built = new Set((await bulkFiles()).map((f) => f.type));
   const missing = BULK_TYPES.filter((t) => !built.has(t));
   if (!missing.length) return;
   const started = Date.now();

@@ -22,13 +22,14 @@ const DESCRIPTIONS: Record<string, string> = {
 /** Files whose rows a plan's filter would cut: paid plans only. */
 const PAID_ONLY = new Set(["prices"]);
 
-async function files(): Promise<FileRow[]> {
+/** The current file of each type built, by type. */
+export async function bulkFiles(): Promise<FileRow[]> {
   return rows<FileRow>(sql`select type, name, storage_key, size, sha256, rows,
     to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as updated_at from bulk_files order by type`);
 }
 
 export async function listBulk(origin: string) {
-  const data = (await files()).map((f) => ({
+  const data = (await bulkFiles()).map((f) => ({
     type: f.type, name: f.name, description: DESCRIPTIONS[f.type] ?? "", content_type: "application/gzip", format: "ndjson",
     size: f.size, sha256: f.sha256, rows: f.rows, updated_at: f.updated_at, paid_only: PAID_ONLY.has(f.type),
     download_url: `${origin}/v1/bulk/${f.type}`,
@@ -45,7 +46,7 @@ export async function downloadBulk(type: string, account: Account) {
       plan_required: "developer", next_step: upgradeStep("developer", "Bulk prices come with every paid plan."),
     });
   }
-  const f = (await files()).find((x) => x.type === type);
+  const f = (await bulkFiles()).find((x) => x.type === type);
   const stored = f ? await (await storage()).get(f.storage_key) : null;
   if (!f || !stored) throw new ApiError("NOT_FOUND", `The ${type} file has not been built yet.`, { type });
   return {

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { everSucceeded } from "@/lib/catalog/queries/jobs";
 import { dbKind, rows } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { progress } from "@/lib/jobs/progress";
@@ -13,10 +14,7 @@ import { runningJob } from "@/lib/jobs/running";
 export async function demoPricesOnFirstStart(): Promise<void> {
   const wanted = process.env.DEMO_PRICES ?? (process.env.DATABASE_URL ? "0" : "1");
   if (wanted !== "1") return;
-  const [state] = await rows<{ catalog: boolean; prices: boolean }>(sql`select
-    exists (select 1 from job_runs where job = 'refresh-catalog' and last_success_at is not null) as catalog,
-    exists (select 1 from job_runs where job = 'refresh-prices' and last_success_at is not null) as prices`);
-  if (!state?.catalog || state.prices) return;
+  if (!(await everSucceeded("refresh-catalog")) || (await everSucceeded("refresh-prices"))) return;
   const days = Number(process.env.DEMO_PRICES_DAYS ?? 365);
   const { runDemoMarket } = await import("./demo-market");
   const paced = (await dbKind()) === "pglite";

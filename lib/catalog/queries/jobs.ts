@@ -30,6 +30,12 @@ export async function recordFailure(db: Db, job: RecordedJob, error: string, con
     });
 }
 
+/** Whether `job` ever completed: the embedded default's first-start work waits for the catalogue's import. */
+export async function everSucceeded(job: RecordedJob): Promise<boolean> {
+  const [r] = await rows<{ ok: boolean }>(sql`select exists (select 1 from job_runs where job = ${job} and last_success_at is not null) as ok`);
+  return !!r?.ok;
+}
+
 export type JobRunRow = {
   job: string; last_success_at: string | null; last_attempt_at: string | null; contract_ok: number; last_error: string | null;
 };
