@@ -114,6 +114,15 @@ const GLARE_MAX = 0.85;
 
 const SCRATCH = { res: new Float32Array(FINE.w * FINE.h), alpha: new Float32Array(FINE.w * FINE.h), order: new Float32Array(FINE.w * FINE.h) };
 
+/** A channel's gain and offset from its weighted sums. */
+function fitChannel(gain: number[], bias: number[], c: number, m: number, sx: number, sy: number, sxx: number, sxy: number): void {
+  const den = m * sxx - sx * sx;
+  // Gains are kept within reason: a card's contrast is never inverted or blown up by a photo.
+  const g = den > 0 ? Math.max(0.8, Math.min(1.25, (m * sxy - sx * sy) / den)) : 1;
+  gain[c] = g;
+  bias[c] = m ? (sy - g * sx) / m : 0;
+}
+
 /**
  * Robust distance of a photo's fine grid `a` to a card's `b` (at `offset`): per channel, the
  * photo is fitted as gain × card + offset over the cells that agree best (three quarters,
@@ -175,23 +184,29 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0, white?: Flo
     total += (keep - below) * cut;
     if (round === 2) break;
     // Least squares of gain and offset per channel over the cells within the cut, on the photo
-    // with each cell's glare taken out, weighted by how much of the card shows through it.
-    for (let c = 0; c < 3; c++) {
-      let m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-      for (let k = 0; k < n; k++) {
-        if (res[k]! > cut) continue;
-        const t = alpha[k]!;
-        const w = (1 - t) * (1 - t);
-        const x = b[offset + k * 3 + c]!;
-        const y = t > 0 ? (a[k * 3 + c]! - t * white![c]!) / (1 - t) : a[k * 3 + c]!;
-        m += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y;
+    // with each cell's glare taken out, weighted by how much of the card shows through it. The
+    // three channels in one pass over the cells: their weights are the same.
+    let m = 0, sx0 = 0, sy0 = 0, sxx0 = 0, sxy0 = 0, sx1 = 0, sy1 = 0, sxx1 = 0, sxy1 = 0, sx2 = 0, sy2 = 0, sxx2 = 0, sxy2 = 0;
+    for (let k = 0; k < n; k++) {
+      if (res[k]! > cut) continue;
+      const t = alpha[k]!;
+      const w = (1 - t) * (1 - t);
+      const i = k * 3;
+      const x0 = b[offset + i]!, x1 = b[offset + i + 1]!, x2 = b[offset + i + 2]!;
+      let y0 = a[i]!, y1 = a[i + 1]!, y2 = a[i + 2]!;
+      if (t > 0) {
+        y0 = (y0 - t * white![0]!) / (1 - t);
+        y1 = (y1 - t * white![1]!) / (1 - t);
+        y2 = (y2 - t * white![2]!) / (1 - t);
       }
-      const den = m * sxx - sx * sx;
-      // Gains are kept within reason: a card's contrast is never inverted or blown up by a photo.
-      const g = den > 0 ? Math.max(0.8, Math.min(1.25, (m * sxy - sx * sy) / den)) : 1;
-      gain[c] = g;
-      bias[c] = m ? (sy - g * sx) / m : 0;
+      m += w;
+      sx0 += w * x0; sy0 += w * y0; sxx0 += w * x0 * x0; sxy0 += w * x0 * y0;
+      sx1 += w * x1; sy1 += w * y1; sxx1 += w * x1 * x1; sxy1 += w * x1 * y1;
+      sx2 += w * x2; sy2 += w * y2; sxx2 += w * x2 * x2; sxy2 += w * x2 * y2;
     }
+    fitChannel(gain, bias, 0, m, sx0, sy0, sxx0, sxy0);
+    fitChannel(gain, bias, 1, m, sx1, sy1, sxx1, sxy1);
+    fitChannel(gain, bias, 2, m, sx2, sy2, sxx2, sxy2);
   }
   // Relative to the photo's own spread over the same cells (1 − R²): a card whose artwork is
   // mostly one flat colour would otherwise sit near every photo with a flat quarter.

@@ -247,7 +247,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   // glare). The artwork's window, a rectangle inside the card, gives the card by the face's
   // proportions; each window is judged on its own, as an outline is, and more strictly.
   if (!credible(ranked[0]?.distance, ranked[1]?.distance)) {
-    const cards = cardsFromArt(rgb, ART_WINDOWS, OUTLINE_LINES);
+    const cards = cardsFromArt(gray, ART_WINDOWS, OUTLINE_LINES);
     for (let i = 0; i < cards.length; i += 2) {
       const reads = cards.slice(i, i + 2).map((q) => readAt(rgb, q));
       const own = await search(idx, new Map(), [], reads, topK, ART_SHORTLIST);

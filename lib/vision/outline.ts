@@ -69,8 +69,7 @@ export const COARSE_SIDE = 300;
  * Pixel (i, j)'s centre is the point (i, j).
  */
 export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {}): { quad: Quad; score: number } | null {
-  const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE_SIDE));
-  const { planes, small, done } = preparedOf(g, k);
+  const { k, planes, small, done } = copiesOf(g);
   const once = <T>(key: string, work: () => T): T => {
     if (!done.has(key)) done.set(key, work());
     return done.get(key) as T;
@@ -152,9 +151,16 @@ export function findCard(g: Gray, o: { lines?: number; outside?: boolean } = {})
  * the photo, so that a second look with more lines (identify.ts) does none of it again.
  */
 const prepared = new WeakMap<Gray, { k: number; planes: Planes; small: Planes; done: Map<string, unknown> }>();
-function preparedOf(g: Gray, k: number) {
+
+/**
+ * The photo's planes and their small copy, `k` times smaller (at most COARSE_SIDE a side): made
+ * once a photo, for findCard and the artwork's windows (window.ts), whose straight lines on the
+ * small copy are then found once too (coarse.ts keeps them with it).
+ */
+export function copiesOf(g: Gray): { k: number; planes: Planes; small: Planes; done: Map<string, unknown> } {
   let p = prepared.get(g);
-  if (!p || p.k !== k) {
+  if (!p) {
+    const k = Math.max(1, Math.round(Math.max(g.w, g.h) / COARSE_SIDE));
     const planes = planesOf(g);
     prepared.set(g, (p = { k, planes, small: downscale(planes, k), done: new Map() }));
   }

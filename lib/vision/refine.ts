@@ -23,12 +23,17 @@ function steps(g: Planes, l: Line, s: number, lo: number, hi: number, rows: numb
   const n = hi - lo + 3;
   const C = g.c;
   const D = g.data;
-  if (scratch.length < (C + 1) * n) scratch = new Float64Array(2 * (C + 1) * n);
-  const f = scratch.subarray(0, C * n).fill(0);
-  const d = scratch.subarray(C * n, (C + 1) * n).fill(0);
+  // The profile of each channel at f[c·n + k], its steps' magnitude at f[C·n + k]: one scratch
+  // array, no views made (this runs thousands of times a photo).
+  const size = (C + 1) * n;
+  if (scratch.length < size) scratch = new Float64Array(2 * size);
+  const f = scratch;
+  f.fill(0, 0, size);
+  const dAt = C * n;
   const bx = l.p.x + l.u.x * s + l.n.x * (lo - 1);
   const by = l.p.y + l.u.y * s + l.n.y * (lo - 1);
   const half = rows >> 1;
+  const r = g.w * C;
   for (let k = 0; k < n; k++) {
     for (let j = -half; j <= half; j++) {
       const x = bx + l.n.x * k + l.u.x * j;
@@ -43,21 +48,28 @@ function steps(g: Planes, l: Line, s: number, lo: number, hi: number, rows: numb
       const fy = y - y0;
       const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
       const i = (y0 * g.w + x0) * C;
-      const r = g.w * C;
-      for (let c = 0; c < C; c++) f[c * n + k]! += w00 * D[i + c]! + w01 * D[i + C + c]! + w10 * D[i + r + c]! + w11 * D[i + r + C + c]!;
+      if (C === 3) {
+        f[k]! += w00 * D[i]! + w01 * D[i + 3]! + w10 * D[i + r]! + w11 * D[i + r + 3]!;
+        f[n + k]! += w00 * D[i + 1]! + w01 * D[i + 4]! + w10 * D[i + r + 1]! + w11 * D[i + r + 4]!;
+        f[2 * n + k]! += w00 * D[i + 2]! + w01 * D[i + 5]! + w10 * D[i + r + 2]! + w11 * D[i + r + 5]!;
+      } else {
+        for (let c = 0; c < C; c++) f[c * n + k]! += w00 * D[i + c]! + w01 * D[i + C + c]! + w10 * D[i + r + c]! + w11 * D[i + r + C + c]!;
+      }
     }
   }
   for (let k = 1; k < n - 1; k++) {
     let sum = 0;
     for (let c = 0; c < C; c++) sum += (f[c * n + k + 1]! - f[c * n + k - 1]!) ** 2;
-    d[k] = Math.sqrt(sum) / (2 * half + 1);
+    f[dAt + k] = Math.sqrt(sum) / (2 * half + 1);
   }
   const out: Peak[] = [];
   for (let k = 2; k < n - 2; k++) {
-    const c = d[k]!;
-    if (!(c >= least) || c < d[k - 1]! || c <= d[k + 1]!) continue;
-    const den = d[k - 1]! - 2 * c + d[k + 1]!;
-    out.push({ s, t: lo - 1 + k + (den < 0 ? (0.5 * (d[k - 1]! - d[k + 1]!)) / den : 0), m: c });
+    const c = f[dAt + k]!;
+    const before = f[dAt + k - 1]!;
+    const after = f[dAt + k + 1]!;
+    if (!(c >= least) || c < before || c <= after) continue;
+    const den = before - 2 * c + after;
+    out.push({ s, t: lo - 1 + k + (den < 0 ? (0.5 * (before - after)) / den : 0), m: c });
   }
   return out;
 }
@@ -103,13 +115,14 @@ function lineCandidates(all: Peak[][], len: number): { a: number; b: number; vot
     const b = slopeAt(k);
     count.fill(0);
     seen.fill(-1);
-    all.forEach((peaks, i) => {
-      for (const p of peaks) {
+    for (let i = 0; i < all.length; i++) {
+      for (const p of all[i]!) {
         // Each sample point counts once per bin, in the bin of its offset and the next one up.
         const c = Math.floor(p.t - b * (p.s - len / 2)) - lo;
-        for (const j of [c, c + 1]) if (j >= 0 && j < bins && seen[j] !== i) { seen[j] = i; count[j]!++; }
+        if (c >= 0 && c < bins && seen[c] !== i) { seen[c] = i; count[c]!++; }
+        if (c + 1 >= 0 && c + 1 < bins && seen[c + 1] !== i) { seen[c + 1] = i; count[c + 1]!++; }
       }
-    });
+    }
     for (let j = 0; j < bins; j++) if (count[j]! > best[j]!) { best[j] = count[j]!; bestSlope[j] = k; }
   }
   const top = Math.max(...best);
@@ -145,7 +158,9 @@ export function colourAt(g: Planes, x: number, y: number): number[] | null {
   const i = (y0 * g.w + x0) * g.c;
   const r = g.w * g.c;
   const D = g.data;
-  return Array.from({ length: g.c }, (_, c) => (D[i + c]! * (1 - fx) + D[i + g.c + c]! * fx) * (1 - fy) + (D[i + r + c]! * (1 - fx) + D[i + r + g.c + c]! * fx) * fy);
+  const out: number[] = [];
+  for (let c = 0; c < g.c; c++) out.push((D[i + c]! * (1 - fx) + D[i + g.c + c]! * fx) * (1 - fy) + (D[i + r + c]! * (1 - fx) + D[i + r + g.c + c]! * fx) * fy);
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { artQuads, downscale } from "./coarse";
-import { COARSE_SIDE, onSquare, orderCorners, squareToQuad, type Quad } from "./outline";
+import { artQuads } from "./coarse";
+import { copiesOf, onSquare, orderCorners, squareToQuad, type Gray, type Quad } from "./outline";
 import { cornersOf, refineSides, scaleLines, snapSides } from "./refine";
 import { ART_BOX, FACE } from "./render";
 
@@ -12,14 +12,13 @@ import { ART_BOX, FACE } from "./render";
 const ART_ASPECT = ((ART_BOX.y1 - ART_BOX.y0) * FACE.height) / ((ART_BOX.x1 - ART_BOX.x0) * FACE.width);
 
 /**
- * Cards around the photo's `max` best artwork-shaped rectangles (coarse.ts artQuads), each both
+ * Cards around the photo's (grayOf's, with its colour) `max` best artwork-shaped rectangles (coarse.ts artQuads), each both
  * ways up (the window is off the card's middle): the card's corners are the window's homography
  * at the face's proportions, so they hold under perspective and may lie outside the photo.
  */
-export function cardsFromArt(rgb: { data: Buffer | Uint8Array; w: number; h: number }, max: number, lines = 26): Quad[] {
-  const k = Math.max(1, Math.round(Math.max(rgb.w, rgb.h) / COARSE_SIDE));
-  const planes = { data: rgb.data, w: rgb.w, h: rgb.h, c: 3 };
-  const small = downscale(planes, k);
+export function cardsFromArt(g: Gray, max: number, lines = 26): Quad[] {
+  // findCard's copies of the photo: their lines were found already.
+  const { k, planes, small } = copiesOf(g);
   const span = { u: ART_BOX.x1 - ART_BOX.x0, v: ART_BOX.y1 - ART_BOX.y0 };
   const corners = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([u, v]) => [(u! - ART_BOX.x0) / span.u, (v! - ART_BOX.y0) / span.v] as const);
   return artQuads(small, max, lines, ART_ASPECT).flatMap((q0) => {

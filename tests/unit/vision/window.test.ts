@@ -37,7 +37,7 @@ describe("cardsFromArt", () => {
     // The outline alone does not find it.
     const found = findCard(grayOf(rgb), { lines: 26 });
     expect(found === null || worst(found.quad, truth) > 0.05 * cw).toBe(true);
-    const cards = cardsFromArt(rgb, 2);
+    const cards = cardsFromArt(grayOf(rgb), 2);
     const best = cards.reduce((b, q) => (off(q) < off(b) ? q : b));
     expect(worst(best, truth)).toBeLessThan(0.06 * cw);
     expect(off(best)).toBeLessThan(0.1);
