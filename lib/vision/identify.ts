@@ -164,6 +164,22 @@ const bothWays = (rgb: Rgb, q: Quad, outline: Quad | null): Reading[] => [readAt
 
 type Hit = { row: number; distance: number; read: Reading };
 
+/** A row's fine grid. */
+type Fines = (row: number) => Promise<Int8Array>;
+
+/**
+ * The index's fine grids as one photo reads them: each read from the file once. The passes of a
+ * photo (outline, frame, windows, printed line) measure many of the same rows again.
+ */
+function finesOf(idx: OpenIndex): Fines {
+  const read = new Map<number, Promise<Int8Array>>();
+  return (row) => {
+    let grid = read.get(row);
+    if (!grid) read.set(row, (grid = idx.fine(row)));
+    return grid;
+  };
+}
+
 type Groups = { of: (row: number) => number; members: (row: number) => number[] };
 const groupCache = new WeakMap<OpenIndex, Groups>();
 
@@ -193,7 +209,7 @@ function groups(idx: OpenIndex): Groups {
  * becomes its least over all readings so far (the fine grids of rows already ranked are read
  * again from the page cache, cheaper than a second scan of the coarse vectors).
  */
-async function search(idx: OpenIndex, hits: Map<number, Hit>, before: Reading[], reads: Reading[], topK: number, shortlist = SHORTLIST): Promise<Hit[]> {
+async function search(idx: OpenIndex, fine: Fines, hits: Map<number, Hit>, before: Reading[], reads: Reading[], topK: number, shortlist = SHORTLIST): Promise<Hit[]> {
   // One hit per artwork group (its first row): rows of a group share one descriptor.
   const g = groups(idx);
   for (const r of reads) {
@@ -203,10 +219,10 @@ async function search(idx: OpenIndex, hits: Map<number, Hit>, before: Reading[],
     }
   }
   await Promise.all([...hits.values()].map(async (hit) => {
-    const fine = await idx.fine(hit.row);
+    const grid = await fine(hit.row);
     // Rows new to this pass are measured against the earlier readings too.
     for (const read of hit.distance === Number.POSITIVE_INFINITY ? [...before, ...reads] : reads) {
-      const distance = fineDistance(read.fine, fine, 0, read.white);
+      const distance = fineDistance(read.fine, grid, 0, read.white);
       if (distance < hit.distance) Object.assign(hit, { distance, read });
     }
   }));
@@ -217,12 +233,13 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   const idx = await visionIndex();
   if (!idx) throw new IdentifyError("INDEX_UNAVAILABLE", "Photo identification is starting: its index of card faces is still being built. Retry in a minute.");
   const { rgb, scale } = await decode(bytes);
+  const fine = finesOf(idx);
   const gray = grayOf(rgb);
   const few = findCard(gray, { lines: OUTLINE_LINES });
   let found = few ?? findCard(gray, { lines: MORE_LINES });
   let hits = new Map<number, Hit>();
   let first = found ? bothWays(rgb, found.quad, found.quad) : [];
-  let ranked = first.length ? await search(idx, hits, [], first, topK) : [];
+  let ranked = first.length ? await search(idx, fine, hits, [], first, topK) : [];
   // An outline closed by clutter's lines (a low score, no credible artwork inside) may have kept
   // the card's own out of OUTLINE_LINES: MORE_LINES's outline is taken when its artwork is credible.
   if (few && !credible(ranked[0]?.distance, ranked[1]?.distance)) {
@@ -230,7 +247,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     // Corners within a few pixels: the same card found twice.
     if (more && !sameQuad(more.quad, few.quad, 4)) {
       const [again, moreHits] = [bothWays(rgb, more.quad, more.quad), new Map<number, Hit>()];
-      const own = await search(idx, moreHits, [], again, topK);
+      const own = await search(idx, fine, moreHits, [], again, topK);
       if (credible(own[0]?.distance, own[1]?.distance)) [ranked, found, first, hits] = [own, more, again, moreHits];
     }
   }
@@ -241,7 +258,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   // Each artwork keeps its nearest reading, so the frame is used only where it fits better.
   if (!credible(ranked[0]?.distance, ranked[1]?.distance) || cardShaped(rgb)) {
     const frame = bothWays(rgb, [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }], null);
-    ranked = await search(idx, hits, first, frame, topK);
+    ranked = await search(idx, fine, hits, first, frame, topK);
   }
   // Still none: the card's outline may be hidden (a side out of the frame, fingers over it,
   // glare). The artwork's window, a rectangle inside the card, gives the card by the face's
@@ -250,7 +267,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     const cards = cardsFromArt(gray, ART_WINDOWS, OUTLINE_LINES);
     for (let i = 0; i < cards.length; i += 2) {
       const reads = cards.slice(i, i + 2).map((q) => readAt(rgb, q));
-      const own = await search(idx, new Map(), [], reads, topK, ART_SHORTLIST);
+      const own = await search(idx, fine, new Map(), [], reads, topK, ART_SHORTLIST);
       if (credible(own[0]?.distance, own[1]?.distance, ART_MATCH)) {
         ranked = own;
         break;
@@ -261,13 +278,13 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   if (!credible(ranked[0]?.distance, ranked[1]?.distance) && first.length) {
     // The reading the artwork preferred first.
     const preferred = first.find((r) => r === ranked[0]?.read);
-    const found = await fromLine(idx, rgb, preferred ? [preferred, ...first.filter((r) => r !== preferred)] : first);
+    const found = await fromLine(idx, fine, rgb, preferred ? [preferred, ...first.filter((r) => r !== preferred)] : first);
     if (found) [ranked, byLine] = [found, true];
   }
   const noMatch = !byLine && !credible(ranked[0]?.distance, ranked[1]?.distance);
   // The outline the answer was read from: none when the whole frame matched best.
   const outline = ranked[0] ? ranked[0].read.quad : (found?.quad ?? null);
-  const { candidates, printing } = await printings(idx, rgb, ranked, topK);
+  const { candidates, printing } = await printings(idx, fine, rgb, ranked, topK);
   return {
     candidates,
     noMatch,
@@ -291,7 +308,7 @@ const codedLines = (idx: OpenIndex) => {
  * The artwork groups the outline's printed line points to (LINE_MATCH), nearest artwork first,
  * or null when the line does not single one out, either way up.
  */
-async function fromLine(idx: OpenIndex, rgb: Rgb, readings: Reading[]): Promise<Hit[] | null> {
+async function fromLine(idx: OpenIndex, fine: Fines, rgb: Rgb, readings: Reading[]): Promise<Hit[] | null> {
   if (!idx.meta.lines) return null;
   const g = groups(idx);
   for (const read of readings) {
@@ -299,7 +316,7 @@ async function fromLine(idx: OpenIndex, rgb: Rgb, readings: Reading[]): Promise<
     if (cells.quality < LINE_MATCH.minQuality) continue;
     const hits = new Map<number, Hit>();
     const rows = rankLines(cells, codedLines(idx), LINE_MATCH.candidates).map((r) => r.row);
-    const fines = await Promise.all(rows.map((row) => idx.fine(row)));
+    const fines = await Promise.all(rows.map(fine));
     rows.forEach((row, i) => {
       const distance = fineDistance(read.fine, fines[i]!, 0, read.white);
       const group = g.of(row);
@@ -341,14 +358,14 @@ const MOVES_READ = 2;
  * (a reading costs about 9 ms, the artwork's distance a fraction of one) are read, and the one
  * that chooses with the least misfit is taken.
  */
-async function readPrintingNear(idx: OpenIndex, rgb: Rgb, top: Hit, lines: { text: string; lang: string }[]): Promise<PrintingReading> {
+async function readPrintingNear(fine: Fines, rgb: Rgb, top: Hit, lines: { text: string; lang: string }[]): Promise<PrintingReading> {
   const q = top.read.oriented;
   const first = await readPrinting(rgb, q, lines, widthScale(q));
   if (first.best >= 0) return first;
-  const fine = await idx.fine(top.row);
+  const grid = await fine(top.row);
   const moves = SIDE_MOVES.flatMap((t) => sideMoves(q, t)).map((m) => {
     const d = readAt(rgb, m);
-    return { quad: m, distance: fineDistance(d.fine, fine, 0, d.white) };
+    return { quad: m, distance: fineDistance(d.fine, grid, 0, d.white) };
   });
   let chosen: PrintingReading | undefined;
   for (const m of moves.sort((a, b) => a.distance - b.distance).slice(0, MOVES_READ)) {
@@ -366,7 +383,7 @@ const lineOf = (idx: OpenIndex, row: number) => lineParts(idx.meta.lines?.[row] 
  * read off the photo, the other groups' after them at their distance. A card's distance is its
  * artwork's, plus half of how much worse its line explains the photo's than the best line does.
  */
-async function printings(idx: OpenIndex, rgb: Rgb, ranked: Hit[], topK: number): Promise<{ candidates: Candidate[]; printing: Printing }> {
+async function printings(idx: OpenIndex, fine: Fines, rgb: Rgb, ranked: Hit[], topK: number): Promise<{ candidates: Candidate[]; printing: Printing }> {
   const g = groups(idx);
   const round = (d: number) => Math.round(d * 1000) / 1000;
   const top = ranked[0];
@@ -376,7 +393,7 @@ async function printings(idx: OpenIndex, rgb: Rgb, ranked: Hit[], topK: number):
     const members = g.members(top.row);
     if (members.length > 1 && idx.meta.lines) {
       const lines = members.map((row) => lineOf(idx, row));
-      const r = await readPrintingNear(idx, rgb, top, lines);
+      const r = await readPrintingNear(fine, rgb, top, lines);
       const best = Math.min(...r.misfits);
       members.forEach((row, i) => out.push({ row, distance: top.distance + (r.best === i ? 0 : 0.001 + 0.5 * (r.misfits[i]! - best)), top: true }));
       printing.ambiguous = r.best < 0;

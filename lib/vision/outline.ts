@@ -27,7 +27,8 @@ export const sameQuad = (a: Quad, b: Quad, tol: number) => a.every((p, i) => Mat
 /** Orders four corners clockwise from the top-left, the card upright (its long sides vertical). */
 export function orderCorners(pts: Point[]): Quad {
   const c = { x: pts.reduce((n, p) => n + p.x, 0) / 4, y: pts.reduce((n, p) => n + p.y, 0) / 4 };
-  const byAngle = [...pts].sort((a, b) => Math.atan2(a.y - c.y, a.x - c.x) - Math.atan2(b.y - c.y, b.x - c.x));
+  // Each corner's angle worked out once, not in every comparison (thousands of quads a photo).
+  const byAngle = pts.map((p) => ({ p, a: Math.atan2(p.y - c.y, p.x - c.x) })).sort((a, b) => a.a - b.a).map((k) => k.p);
   // Start where the corner sum x + y is least (top-left in image terms).
   let start = 0;
   byAngle.forEach((p, i) => { if (p.x + p.y < byAngle[start]!.x + byAngle[start]!.y) start = i; });
@@ -42,11 +43,22 @@ export function orderCorners(pts: Point[]): Quad {
 
 /** Luminance (0..255) of an RGB raster, which it keeps for findCard's edges. */
 export function grayOf(rgb: { data: Buffer; w: number; h: number }): Gray {
+  // Worked out when first read: findCard's edges are the colour's, and identify never reads it.
+  let data: Float32Array | undefined;
+  return {
+    get data() {
+      return (data ??= luminance(rgb));
+    },
+    w: rgb.w, h: rgb.h, rgb: rgb.data,
+  };
+}
+
+function luminance(rgb: { data: Buffer; w: number; h: number }): Float32Array {
   const n = rgb.w * rgb.h;
   const data = new Float32Array(n);
   const d = rgb.data;
   for (let i = 0, j = 0; i < n; i++, j += 3) data[i] = 0.299 * d[j]! + 0.587 * d[j + 1]! + 0.114 * d[j + 2]!;
-  return { data, w: rgb.w, h: rgb.h, rgb: rgb.data };
+  return data;
 }
 
 /** The weakest colour step (over two pixels) an edge is looked for at on the half-size copy, where refine.ts's default misses a card on a table of nearly its own colour. */
