@@ -147,19 +147,21 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0, white?: Flo
   alpha.fill(0);
   let cut = Number.POSITIVE_INFINITY;
   let total = 0;
+  // Locals, not the arrays' elements: this loop is most of identify's arithmetic.
+  const w0 = white ? white[0]! : 0, w1 = white ? white[1]! : 0, w2 = white ? white[2]! : 0;
   for (let round = 0; round < 3; round++) {
-    for (let k = 0; k < n; k++) {
-      const i = k * 3;
-      const q0 = gain[0]! * b[offset + i]! + bias[0]!;
-      const q1 = gain[1]! * b[offset + i + 1]! + bias[1]!;
-      const q2 = gain[2]! * b[offset + i + 2]! + bias[2]!;
+    const g0 = gain[0]!, g1 = gain[1]!, g2 = gain[2]!, o0 = bias[0]!, o1 = bias[1]!, o2 = bias[2]!;
+    for (let k = 0, i = 0, j = offset; k < n; k++, i += 3, j += 3) {
+      const q0 = g0 * b[j]! + o0;
+      const q1 = g1 * b[j + 1]! + o1;
+      const q2 = g2 * b[j + 2]! + o2;
       let e0 = a[i]! - q0;
       let e1 = a[i + 1]! - q1;
       let e2 = a[i + 2]! - q2;
       if (white) {
-        const d0 = white[0]! - q0;
-        const d1 = white[1]! - q1;
-        const d2 = white[2]! - q2;
+        const d0 = w0 - q0;
+        const d1 = w1 - q1;
+        const d2 = w2 - q2;
         const dd = d0 * d0 + d1 * d1 + d2 * d2;
         const t = dd > 0 ? Math.max(0, Math.min(GLARE_MAX, (e0 * d0 + e1 * d1 + e2 * d2) / dd)) : 0;
         alpha[k] = t;
@@ -167,8 +169,7 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0, white?: Flo
         e1 -= t * d1;
         e2 -= t * d2;
       }
-      const r = e0 * e0 + e1 * e1 + e2 * e2;
-      res[k] = r;
+      res[k] = e0 * e0 + e1 * e1 + e2 * e2;
     }
     // The `keep` smallest residuals: every one under the cut, and the cut as often as it fills them up.
     order.set(res);
