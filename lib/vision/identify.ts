@@ -206,8 +206,8 @@ function groups(idx: OpenIndex): Groups {
 
 /**
  * Adds `reads` to a search: their coarse shortlists join the rows, and every row's distance
- * becomes its least over all readings so far (the fine grids of rows already ranked are read
- * again from the page cache, cheaper than a second scan of the coarse vectors).
+ * becomes its least over all readings so far (rows already ranked are measured again on the
+ * photo's copies of their fine grids, finesOf: cheaper than a second scan of the coarse vectors).
  */
 async function search(idx: OpenIndex, fine: Fines, hits: Map<number, Hit>, before: Reading[], reads: Reading[], topK: number, shortlist = SHORTLIST): Promise<Hit[]> {
   // One hit per artwork group (its first row): rows of a group share one descriptor.

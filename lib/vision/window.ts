@@ -12,9 +12,10 @@ import { ART_BOX, FACE } from "./render";
 const ART_ASPECT = ((ART_BOX.y1 - ART_BOX.y0) * FACE.height) / ((ART_BOX.x1 - ART_BOX.x0) * FACE.width);
 
 /**
- * Cards around the photo's (grayOf's, with its colour) `max` best artwork-shaped rectangles (coarse.ts artQuads), each both
- * ways up (the window is off the card's middle): the card's corners are the window's homography
- * at the face's proportions, so they hold under perspective and may lie outside the photo.
+ * Cards around the `max` best artwork-shaped rectangles (coarse.ts artQuads) of the photo `g`
+ * (grayOf's, which keeps its colour), each both ways up (the window is off the card's middle):
+ * the card's corners are the window's homography at the face's proportions, so they hold under
+ * perspective and may lie outside the photo.
  */
 export function cardsFromArt(g: Gray, max: number, lines = 26): Quad[] {
   // findCard's copies of the photo: their lines were found already.
