@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 
-// The two public pages load, show real content, and leave a screenshot in test-results/.
+// The public pages load, show real content, and leave a screenshot in test-results/; an address
+// that leads nowhere is a 404 page with one header and a way on.
 
 test("landing page says what the API is and links to the reference", async ({ page }) => {
   const response = await page.goto("/");
@@ -42,4 +43,17 @@ test("docs page renders the operations of /v1/openapi.json", async ({ page, base
   // Nothing is fetched from other hosts (fonts, scripts, telemetry), and the page throws nothing.
   expect(external, "requests to other origins").toEqual([]);
   expect(errors, "uncaught page errors").toEqual([]);
+});
+
+test("an address that leads nowhere answers 404 with the site's header and a way on", async ({ page }) => {
+  for (const path of ["/no-such-page", "/cards/base1-999", "/sets/no-such-set"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 }), path).toHaveText("Nothing here");
+    // One header, not one from the layout and another from the not-found page.
+    await expect(page.getByRole("navigation", { name: "Main" }), path).toHaveCount(1);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cards" }), path).toBeVisible();
+    await expect(page.getByRole("link", { name: "Search the cards" }), path).toHaveAttribute("href", "/cards");
+  }
+  await page.screenshot({ path: "test-results/screenshots/not-found.png", fullPage: false });
 });
