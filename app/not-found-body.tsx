@@ -1,5 +1,9 @@
+import type { Metadata } from "next";
+
 // What a page address that leads nowhere says, inside whatever chrome its place has: the root's
 // not-found.tsx draws the site's header around it, the collector pages' layout draws its own.
+
+export const NOT_FOUND_METADATA: Metadata = { title: "Not found · PokéPrice API" };
 
 export function NotFoundBody() {
   return (

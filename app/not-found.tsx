@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { NotFoundBody } from "@/app/not-found-body";
+import { NOT_FOUND_METADATA, NotFoundBody } from "@/app/not-found-body";
 import { SiteHeader } from "@/app/site-header";
 
 // Every page address that leads nowhere (a mistyped path, the development outbox on a production
@@ -7,7 +7,7 @@ import { SiteHeader } from "@/app/site-header";
 // The collector pages have their own (app/(browse)/not-found.tsx); /v1 answers its 404s in the
 // API's error envelope.
 
-export const metadata: Metadata = { title: "Not found · PokéPrice API" };
+export const metadata: Metadata = NOT_FOUND_METADATA;
 
 export default function NotFound() {
   return (

@@ -62,6 +62,18 @@ export function configuredOrigin(): string {
   return (configured ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
 }
 
+/**
+ * Whether a first start's background task (`variable`: DEMO_PRICES, BULK_ON_START) runs: "1" or
+ * "0" when set, else on for the embedded default and off on PostgreSQL, where a deployment's jobs
+ * do that work. Read at the call, as tests set it between cases.
+ */
+export function onFirstStart(variable: string): boolean {
+  return (process.env[variable] ?? (process.env.DATABASE_URL ? "0" : "1")) === "1";
+}
+
+/** How many days of demo prices the first start generates (DEMO_PRICES_DAYS, a year by default). */
+export const demoPriceDays = (): number => Number(process.env.DEMO_PRICES_DAYS ?? 365);
+
 /** Tests change the environment between cases; this forgets the cached copy. */
 export function resetEnvForTests(): void {
   cached = undefined;

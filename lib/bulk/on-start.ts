@@ -1,4 +1,5 @@
 import { everSucceeded } from "@/lib/catalog/queries/jobs";
+import { onFirstStart } from "@/lib/env";
 import { progress } from "@/lib/jobs/progress";
 import { buildBulk } from "./build";
 import { BULK_TYPES } from "./export";
@@ -11,8 +12,7 @@ import { bulkFiles } from "./service";
 // turns it off; BULK_ON_START=1 turns it on for PostgreSQL.
 
 export async function bulkOnFirstStart(): Promise<void> {
-  const wanted = process.env.BULK_ON_START ?? (process.env.DATABASE_URL ? "0" : "1");
-  if (wanted !== "1") return;
+  if (!onFirstStart("BULK_ON_START")) return;
   if (!(await everSucceeded("refresh-catalog"))) return;
   const built = new Set((await bulkFiles()).map((f) => f.type));
   const missing = BULK_TYPES.filter((t) => !built.has(t));

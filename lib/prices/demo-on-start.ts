@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { everSucceeded } from "@/lib/catalog/queries/jobs";
 import { dbKind, rows } from "@/lib/db/client";
-import { env } from "@/lib/env";
+import { demoPriceDays, env, onFirstStart } from "@/lib/env";
 import { progress } from "@/lib/jobs/progress";
 import { runningJob } from "@/lib/jobs/running";
 
@@ -12,10 +12,9 @@ import { runningJob } from "@/lib/jobs/running";
 // the server keeps answering within a fraction of a second throughout.
 
 export async function demoPricesOnFirstStart(): Promise<void> {
-  const wanted = process.env.DEMO_PRICES ?? (process.env.DATABASE_URL ? "0" : "1");
-  if (wanted !== "1") return;
+  if (!onFirstStart("DEMO_PRICES")) return;
   if (!(await everSucceeded("refresh-catalog")) || (await everSucceeded("refresh-prices"))) return;
-  const days = Number(process.env.DEMO_PRICES_DAYS ?? 365);
+  const days = demoPriceDays();
   const { runDemoMarket } = await import("./demo-market");
   const paced = (await dbKind()) === "pglite";
   const started = Date.now();

@@ -196,9 +196,9 @@ export function fineDistance(a: Int8Array, b: Int8Array, offset = 0, white?: Flo
       const x0 = b[offset + i]!, x1 = b[offset + i + 1]!, x2 = b[offset + i + 2]!;
       let y0 = a[i]!, y1 = a[i + 1]!, y2 = a[i + 2]!;
       if (t > 0) {
-        y0 = (y0 - t * white![0]!) / (1 - t);
-        y1 = (y1 - t * white![1]!) / (1 - t);
-        y2 = (y2 - t * white![2]!) / (1 - t);
+        y0 = (y0 - t * w0) / (1 - t);
+        y1 = (y1 - t * w1) / (1 - t);
+        y2 = (y2 - t * w2) / (1 - t);
       }
       m += w;
       sx0 += w * x0; sy0 += w * y0; sxx0 += w * x0 * x0; sxy0 += w * x0 * y0;

@@ -1,3 +1,4 @@
+import { demoPriceDays } from "@/lib/env";
 import { runningJob } from "@/lib/jobs/running";
 import { seriesOfProducts, type SeriesRead } from "@/lib/prices/queries/read";
 
@@ -26,7 +27,7 @@ export function demoPreparing(): { percent: number } | null {
 export const preparingText = (p: { percent: number }) => `Prices are being prepared (demo data, about ${p.percent} % done)`;
 
 /** How much demo history the first start generates, as the pages say it (DEMO_PRICES_DAYS, 365 by default). */
-export function demoSpan(days = Number(process.env.DEMO_PRICES_DAYS ?? 365)): string {
+export function demoSpan(days = demoPriceDays()): string {
   return days === 365 ? "a year" : `${days} days`;
 }
 
