@@ -1,6 +1,6 @@
 import { execSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "./autocannon";
 import { buildIfStale } from "../scripts/build-if-stale";
@@ -295,6 +295,36 @@ redis.script("load", "return 1").then((sha) => require("node:http").createServer
   }, () => { res.writeHead(503); res.end(); });
 }).listen(Number(process.env.PORT), "127.0.0.1"));`;
 
+// The card route's own answer (its status line's code, every header but those node writes
+// itself, its gzip body), replayed by bare node:http: what the answer's size alone costs the
+// yardstick, so that the card route's ratio can be read against a bare server sending the same bytes.
+const BARE_SAME_BYTES = `const a = JSON.parse(require("node:fs").readFileSync(process.env.ANSWER_FILE, "utf8"));
+const body = Buffer.from(a.body, "base64");
+require("node:http").createServer((req, res) => {
+  req.resume();
+  res.writeHead(a.status, a.headers);
+  res.end(body);
+}).listen(Number(process.env.PORT), "127.0.0.1");`;
+
+/** The card route's answer as autocannon gets it (gzip asked for), bytes untouched, for BARE_SAME_BYTES. */
+async function capturedAnswer(base: string, key: string, file: string): Promise<number> {
+  const { get } = await import("node:http");
+  return new Promise((resolve, reject) => {
+    get(base + CARD_PATH, { headers: { "x-api-key": key, "accept-encoding": "gzip" } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const headers: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !["date", "connection", "keep-alive", "transfer-encoding"].includes(k)) headers[k] = v;
+        if (res.statusCode !== 200) return reject(new Error(`${CARD_PATH}: ${res.statusCode}`));
+        writeFileSync(file, JSON.stringify({ status: res.statusCode, headers, body: body.toString("base64") }));
+        resolve(body.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0));
+      });
+    }).on("error", reject);
+  });
+}
+
 // The set page: 250 cards of Paldea Evolved (sv2, 279 cards) in one answer.
 const CARD_PATH = "/v1/cards/base1-4";
 const SET_PAGE_PATH = "/v1/sets/sv2/cards?limit=250";
@@ -405,17 +435,22 @@ async function benchHttp(url: string) {
     const page = await fetch(servers.app!.base + SET_PAGE_PATH, { headers: { "x-api-key": keys[0]! } });
     const pageBody = (await page.json()) as { data?: unknown[] };
     if (page.status !== 200 || pageBody.data?.length !== 250) throw new Error(`${SET_PAGE_PATH}: ${page.status}, ${pageBody.data?.length} cards`);
+    const answerFile = path.join(mkdtempSync(path.join(tmpdir(), "bench-answer-")), "card.json");
+    const answerBytes = await capturedAnswer(servers.app!.base, keys[0]!, answerFile);
+    servers.same = await serve(PORT + 2 + defs.length, ["-e", BARE_SAME_BYTES], { ANSWER_FILE: answerFile }, "/");
     type Item = { server: string; route: string; path: string; keyed: boolean };
     const items: Item[][] = defs.map((d) => d.routes.map(([rid, , p, keyed]) => ({ server: d.id, route: rid, path: p, keyed })));
     // JIT, connection pools and prepared statements warm up under load before anything counts.
     await load(servers.bare.base, "/", [], servers.bare.pgid, 2);
     await load(servers.floor.base, "/", [], servers.floor.pgid, 2);
+    await load(servers.same.base, "/", [], servers.same.pgid, 2);
     for (const it of items.flat()) await load(servers[it.server]!.base, it.path, it.keyed ? keys : [], servers[it.server]!.pgid, 3);
     const runs = new Map<string, Load[]>();
     const add = (k: string, l: Load) => runs.set(k, [...(runs.get(k) ?? []), l]);
     for (let r = 0; r < rounds; r++) {
       add("bare", await load(servers.bare.base, "/", [], servers.bare.pgid, secs));
       add("floor", await load(servers.floor.base, "/", [], servers.floor.pgid, secs));
+      add("same", await load(servers.same.base, "/", [], servers.same.pgid, secs));
       for (let j = 0; j < items.length; j++) {
         for (const it of items[(r + j) % items.length]!) {
           add(`${it.server}/${it.route}`, await load(servers[it.server]!.base, it.path, it.keyed ? keys : [], servers[it.server]!.pgid, secs));
@@ -437,6 +472,8 @@ async function benchHttp(url: string) {
     row("bare node:http (constant JSON)", bare, `  (rounds: ${bare.rounds.map((l) => l.rps.toFixed(0)).join(", ")} req/s)`);
     const floor = summary(runs.get("floor")!);
     row("bare node:http + one Redis script a request", floor, `  (by round ${floor.rounds.map((x, i) => (x.rps / bare.rounds[i]!.rps).toFixed(3)).join(", ")})`);
+    const same = summary(runs.get("same")!);
+    row(`bare node:http sending the card answer's ${answerBytes} bytes`, same, `  (by round ${same.rounds.map((x, i) => (x.rps / bare.rounds[i]!.rps).toFixed(3)).join(", ")})`);
     const out: Record<string, unknown> = {};
     for (const d of defs) {
       console.log(`  ${d.label}`);
@@ -463,18 +500,20 @@ async function benchHttp(url: string) {
     const nextCard = get("next/card");
     const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
     const targets = {
-      card_to_bare: app.rps / bare.rps, card_p99_ms: app.p99, floor_to_bare: floor.rps / bare.rps, card_to_floor: app.rps / floor.rps, set_page_to_card: setPage.rps / app.rps,
+      card_to_bare: app.rps / bare.rps, card_p99_ms: app.p99, floor_to_bare: floor.rps / bare.rps, card_to_floor: app.rps / floor.rps,
+      same_bytes_to_bare: same.rps / bare.rps, card_to_same_bytes: app.rps / same.rps, set_page_to_card: setPage.rps / app.rps,
       next_card_to_bare: nextCard.rps / bare.rps, app_to_next_card: app.rps / nextCard.rps,
       request_log_added_p50_ms: app.p50 - nolog.p50, request_log_added_cpu_us: app.cpu_us_per_request - nolog.cpu_us_per_request,
     };
     console.log(`\n  custom server's card route: ${targets.card_to_bare.toFixed(3)} of bare node:http (target ≥ 0.17: ${verdict(targets.card_to_bare >= 0.17)}), p99 ${app.p99.toFixed(2)} ms (target ≤ 10 ms: ${verdict(app.p99 <= 10)})`);
     console.log(`  the floor of a metered answer (one Redis script, nothing else): ${targets.floor_to_bare.toFixed(3)} of bare; the card route reaches ${targets.card_to_floor.toFixed(2)} of it`);
+    console.log(`  bare node:http sending the card answer's own bytes: ${targets.same_bytes_to_bare.toFixed(3)} of bare; the card route reaches ${targets.card_to_same_bytes.toFixed(2)} of it`);
     console.log(`  set page of 250: ${targets.set_page_to_card.toFixed(2)} of the card route (target ≥ 0.5: ${verdict(targets.set_page_to_card >= 0.5)})`);
     console.log(`  next start's card route: ${targets.next_card_to_bare.toFixed(3)} of bare; the custom server serves ${targets.app_to_next_card.toFixed(2)}× next start's req/s`);
     console.log(`  request log on the path: p50 ${app.p50.toFixed(2)} ms on, ${nolog.p50.toFixed(2)} ms off (+${targets.request_log_added_p50_ms.toFixed(2)} ms); CPU ${targets.request_log_added_cpu_us.toFixed(0)} µs a request`);
     const pressure = { before: pressureBefore, after: cpuPressure() };
     if (pressure.before !== undefined) console.log(`  other work on this machine: CPU pressure (some, avg60) ${pressure.before} % in the minute before the servers started; load average ${loadavg()[0]!.toFixed(1)} at the end`);
-    results.http = { app_dir: APP_DIR, connections: 8, seconds: secs, rounds, keys: keys.length, response_cache_mb: 64, card_path: CARD_PATH, set_page_path: SET_PAGE_PATH, bare, floor, servers: out, targets, cpu_pressure_avg60: pressure };
+    results.http = { app_dir: APP_DIR, connections: 8, seconds: secs, rounds, keys: keys.length, response_cache_mb: 64, card_path: CARD_PATH, set_page_path: SET_PAGE_PATH, bare, floor, same_bytes: { ...same, bytes: answerBytes }, servers: out, targets, cpu_pressure_avg60: pressure };
     finished = true;
   } finally {
     for (const s of Object.values(servers)) await s.stop();
@@ -496,8 +535,6 @@ async function benchPrices() {
   const { sql } = await import("drizzle-orm");
   const { runDemoMarket } = await import("@/lib/prices/demo-market");
   const { progress } = await import("@/lib/jobs/progress");
-  const { mkdtempSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
   const quiet = () => progress("bench", { quiet: true });
   await rows(sql`truncate price_series, price_months, price_docs, price_feeds, fx_rates, index_moves`);
   const feeds = mkdtempSync(path.join(tmpdir(), "bench-feeds-"));
