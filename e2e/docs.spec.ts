@@ -47,7 +47,7 @@ test("without JavaScript, the reference lists every operation of /v1/openapi.jso
   await expect(getCard.locator(".facts")).toContainText("X-Api-Key header");
   await expect(getCard.getByRole("cell", { name: /^id string path required/i })).toBeVisible();
   await expect(getCard.locator(".codes li", { hasText: "CARD_NOT_FOUND" })).toHaveText("CARD_NOT_FOUND No card with that id or alternate id.");
-  await expect(getCard.locator("pre.curl")).toHaveText(`curl -H "X-Api-Key: $KEY" "$BASE/v1/cards/<id>"`);
+  await expect(getCard.locator("pre.curl")).toHaveText(`curl -H "X-Api-Key: $KEY" "$BASE/v1/cards/base1-4"`);
   await expect(page.locator("#listPriceMovers .facts")).toContainText(/Plan\s*growth/);
   await expect(page.locator("#error-CARD_NOT_FOUND")).toContainText("404");
   await expect(page.getByRole("link", { name: "/v1/openapi.json" }).first()).toHaveAttribute("href", "/v1/openapi.json");

@@ -87,9 +87,9 @@ export const KeyBody = z.strictObject({
   name: z.string().min(1).max(100).optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional().meta({ description: "When the key stops working (RFC 3339, in the future); omitted or null: never." }),
 });
-export const KeyParams = z.object({ id: z.string().min(1).max(100) });
+export const KeyParams = z.object({ id: z.string().min(1).max(100).meta({ description: "The key's id (key_…), as GET /v1/keys lists it; not its secret." }) });
 
-export const AccountParams = z.object({ account_id: z.string().min(1).max(100) });
+export const AccountParams = z.object({ account_id: z.string().min(1).max(100).meta({ description: "The account's id (acct_…)." }) });
 export const PlanBody = z.strictObject({
   plan: z.enum(PLAN_ORDER),
   resets_at: z.iso.datetime({ offset: true }).optional().meta({ description: "End of the current period; default 30 days on." }),

@@ -54,8 +54,9 @@ export const CardBatchQuery = z.strictObject({
   lang: langParam,
 });
 
-export const CardIdParams = z.object({ id: z.string().min(1).max(200).meta({ description: "Card id or alternate id." }) });
-export const SetCodeParams = z.object({ code: z.string().min(1).max(200).meta({ description: "Set code, slug, alternate id or printed code." }) });
+export const CardIdParams = z.object({ id: z.string().min(1).max(200).meta({ description: "Card id or alternate id.", example: "base1-4" }) });
+export const SealedIdParams = z.object({ id: z.string().min(1).max(300).meta({ description: "SKU or slug.", example: "SV9-623628" }) });
+export const SetCodeParams = z.object({ code: z.string().min(1).max(200).meta({ description: "Set code, slug, alternate id or printed code.", example: "base1" }) });
 
 const SetSummary = z.object({
   id: z.string(), name: z.string(), series: z.object({ id: z.string(), name: z.string() }),

@@ -20,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     query: z.strictObject({
       q: z.string().max(200).optional().meta({ description: "Words of the product name; each matches the start of a word." }),
       set: z.string().max(200).optional().meta({ description: "Set code, slug or alternate id." }),
-      product_type: z.enum(PRODUCT_TYPES).optional(),
+      product_type: z.enum(PRODUCT_TYPES).optional().meta({ description: "Only products of this type." }),
       include: includeParam(SEALED_INCLUDES),
       orderBy: orderByParam(Object.keys(SEALED_SORT.keys), "-release_date"),
       order_by: orderByAlias,

@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     description: "Their cards: GET /v1/cards?q=artist:\"<name>\".",
     tags: ["Artists"],
     auth: "key",
-    params: z.object({ slug: z.string().min(1).max(200) }),
+    params: z.object({ slug: z.string().min(1).max(200).meta({ description: "The artist's slug, as GET /v1/artists lists it.", example: "ken-sugimori" }) }),
     response: dataOf(ArtistObject),
     errors: ["ARTIST_NOT_FOUND", "INVALID_PARAMETER"],
     cost: COSTS.artistGet,

@@ -5,7 +5,7 @@ import { includeParam, langParam } from "@/lib/api/params";
 import { defineRoute, mount } from "@/lib/api/route";
 import { dataOf } from "@/lib/api/schemas";
 import { getSealed, SEALED_INCLUDES } from "@/lib/catalog/lists";
-import { SealedObject } from "@/lib/catalog/schemas";
+import { SealedIdParams, SealedObject } from "@/lib/catalog/schemas";
 import { catalogCache } from "@/lib/catalog/version";
 import { COSTS } from "@/lib/meter/costs";
 
@@ -18,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     description: "By sku or slug.",
     tags: ["Sealed"],
     auth: "key",
-    params: z.object({ id: z.string().min(1).max(300).meta({ description: "SKU or slug." }) }),
+    params: SealedIdParams,
     query: z.strictObject({ include: includeParam(SEALED_INCLUDES), lang: langParam }),
     response: dataOf(SealedObject),
     errors: ["SEALED_NOT_FOUND", "INVALID_PARAMETER", "INVALID_INCLUDE"],

@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
 import { COSTS } from "@/lib/meter/costs";
 import { PricesQuery, SealedPricesResponse } from "@/lib/prices/schemas";
 import { getSealedPrices } from "@/lib/prices/service";
+import { SealedIdParams } from "@/lib/catalog/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
   GET: defineRoute({
@@ -15,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     description: "The same rules as the card prices route.",
     tags: ["Prices"],
     auth: "key",
-    params: z.object({ id: z.string().min(1).max(300).meta({ description: "SKU or slug." }) }),
+    params: SealedIdParams,
     query: PricesQuery,
     response: SealedPricesResponse,
     errors: ["SEALED_NOT_FOUND", "INVALID_PARAMETER"],
