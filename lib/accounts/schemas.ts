@@ -76,10 +76,11 @@ export const MeResponse = z.object({
 }).meta({ id: "Me" });
 
 export const KeyObject = z.object({
-  id: z.string(), name: z.string(), prefix: z.string(), created_at: ts,
+  id: z.string().meta({ description: "The key's id (key_…): what the key routes take, never the secret." }), name: z.string(),
+  prefix: z.string().meta({ description: "The secret's first characters, to tell keys apart; the whole secret is shown once, when made." }), created_at: ts,
   last_used_at: ts.nullable().meta({ description: "Written at most once a minute per instance, so it may lag a minute." }),
   expires_at: ts.nullable().meta({ description: "After it the key answers 401 INVALID_API_KEY; null never expires." }),
-  expired: z.boolean(),
+  expired: z.boolean().meta({ description: "Past expires_at: the key no longer authenticates." }),
   requests_30d: z.number().int().meta({ description: "Calls the key made in the last 30 days, refused ones included." }),
 }).meta({ id: "ApiKey" });
 export const NewKeyObject = KeyObject.extend({ secret: z.string().meta({ description: "Shown once; only its hash is stored." }) }).meta({ id: "NewApiKey" });
