@@ -28,7 +28,7 @@ export type Rgb = { data: Buffer | Uint8Array; w: number; h: number };
 export type Descriptor = { fine: Int8Array; coarse: Int8Array; white: Float32Array };
 
 /** Per-cell mean colours of the region, sampled through the homography of the card's quad. */
-export function sampleRegion(rgb: Rgb, quad: Quad, region = REGION, shift = { x: 0, y: 0 }): Float32Array {
+export function sampleRegion(rgb: Rgb, quad: Quad, region: { x0: number; y0: number; x1: number; y1: number } = REGION, shift = { x: 0, y: 0 }): Float32Array {
   const m = squareToQuad(quad);
   const out = new Float32Array(FINE_LEN);
   const sw = FINE.w * SS;

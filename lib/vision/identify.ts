@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
+import { catalogueFace, FACE_MATCH, faceDistance, faceMatches } from "./face";
 import { findCard, grayOf, sameQuad, type Point, type Quad } from "./outline";
 import type { OpenIndex } from "./index-file";
 import { lineParts, readPrinting, type Reading as PrintingReading } from "./read";
@@ -15,7 +16,8 @@ import { nearest, visionIndex } from "./search";
 // not credible. Both upright readings of the outline (0° and 180°) are tried, and so is the
 // whole frame, for a photo cropped to the card. When no artwork is credible, the outline's
 // printed line is read on its own and the few cards it names are measured by their artwork
-// (read-line.ts): glare over the art does not reach the line.
+// (read-line.ts): glare over the art does not reach the line. When the line names none either,
+// the nearest artworks' cards are compared by their whole faces (face.ts).
 //
 // Cards that share their artwork (reprints, translations: art.ts) have one descriptor between
 // them: the search ranks artwork groups, and credibility compares the best group with the next
@@ -281,7 +283,12 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     const found = await fromLine(idx, fine, rgb, preferred ? [preferred, ...first.filter((r) => r !== preferred)] : first);
     if (found) [ranked, byLine] = [found, true];
   }
-  const noMatch = !byLine && !credible(ranked[0]?.distance, ranked[1]?.distance);
+  let byFace = false;
+  if (!byLine && !credible(ranked[0]?.distance, ranked[1]?.distance) && ranked.length) {
+    const found = await fromFace(idx, rgb, ranked);
+    if (found) [ranked, byFace] = [found, true];
+  }
+  const noMatch = !byLine && !byFace && !credible(ranked[0]?.distance, ranked[1]?.distance);
   // The outline the answer was read from: none when the whole frame matched best.
   const outline = ranked[0] ? ranked[0].read.quad : (found?.quad ?? null);
   const { candidates, printing } = await printings(idx, fine, rgb, ranked, topK);
@@ -328,6 +335,21 @@ async function fromLine(idx: OpenIndex, fine: Fines, rgb: Rgb, readings: Reading
     if (best && best.distance <= LINE_MATCH.maxDistance && (!next || best.distance / next.distance <= LINE_MATCH.maxRatio)) return ranked;
   }
   return null;
+}
+
+/**
+ * The nearest artworks' cards judged by their whole faces through the outline each was read
+ * through (face.ts): when the nearest face passes FACE_MATCH, the artworks judged, nearest face
+ * first, each at its face's distance (the same scale as the artwork's), or null. A group's face
+ * is its first card's; its printing is read after, as for any match.
+ */
+async function fromFace(idx: OpenIndex, rgb: Rgb, ranked: Hit[]): Promise<Hit[] | null> {
+  const top = ranked.slice(0, FACE_MATCH.groups);
+  const refs = await Promise.all(top.map((h) => catalogueFace(idx.meta.ids[h.row]!).catch(() => null)));
+  const faces = top.flatMap((hit, i) => (refs[i] ? [{ hit, distance: faceDistance(rgb, hit.read.oriented, refs[i]!) }] : []));
+  faces.sort((a, b) => a.distance - b.distance);
+  if (!faceMatches(faces[0]?.distance, faces[1]?.distance)) return null;
+  return faces.map((f) => ({ ...f.hit, distance: f.distance }));
 }
 
 /**

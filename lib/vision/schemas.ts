@@ -16,7 +16,7 @@ const Corner = z.object({ x: z.number(), y: z.number() });
 export const IdentifyResponse = z.object({
   data: z.array(z.object({
     rank: z.number().int(),
-    distance: z.number().meta({ description: "How far the photo is from this card: its artwork's distance (0 for identical; a match is credible below 0.4 and stands out from the next artwork), plus, among cards that share one artwork, half of how much worse this card's printed line (set code, number, language mark) explains the photo's than the best one does." }),
+    distance: z.number().meta({ description: "How far the photo is from this card: its artwork's distance (0 for identical, about 1 unrelated; a match is at most 0.22 and stands out from the next artwork, or is 0.05 or less), plus, among cards that share one artwork, half of how much worse this card's printed line (set code, number, language mark) explains the photo's than the best one does. When neither the artwork nor the printed line singled a card out and its whole face did (glare or fingers over the artwork), each candidate's distance is its whole face's, on the same scale." }),
     shares_artwork: z.boolean().meta({ description: "This card carries the same artwork as the first candidate (a reprint or a translation): only the printed text tells them apart." }),
     card: CardObject,
   })).meta({ description: "Candidates, nearest first; empty when no_match." }),

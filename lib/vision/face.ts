@@ -1,0 +1,74 @@
+import sharp from "sharp";
+import { faceRow } from "@/lib/images/queries/images";
+import { withPrinting } from "./art";
+import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
+import type { Quad } from "./outline";
+import { FACE, faceSvg, type FaceCard } from "./render";
+
+// The whole face, for photos whose artwork alone decides nothing (a glare or fingers over it:
+// the right artwork among the nearest, but not standing out from the next one). The rest of the
+// face differs between those artworks' cards: the frame's and panel's colours, the name, the HP,
+// the attacks' lines. Each candidate's face is drawn as the image route draws it, and compared
+// with the photo through the same outline in three bands (top, middle, foot) of the artwork's
+// fine grid, with the fine distance's photometric fit and glare model; the bands' mean is the
+// face's distance. Drawn on demand (no whole faces in the index: they would triple its build)
+// for a few candidates, and kept for the cards asked again.
+
+/** The face in three horizontal bands, each a 24 × 15 grid like the artwork's. */
+const BANDS = [0, 1, 2].map((k) => ({ x0: 0, y0: k / 3, x1: 1, y1: (k + 1) / 3 }));
+/** Wide enough for the grids' cells (a band's cell is 26 × 20 face pixels at 630). */
+const DRAWN_WIDTH = 240;
+
+export type FaceRef = Descriptor[];
+
+/** A card's face as the bands' descriptors. */
+export async function faceReference(card: FaceCard): Promise<FaceRef> {
+  // Drawn at the width wanted (the SVG's density), straight to pixels: no PNG between.
+  const svg = sharp(Buffer.from(faceSvg(card)), { density: (72 * DRAWN_WIDTH) / FACE.width });
+  const { data, info } = await svg.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const rgb = { data, w: info.width, h: info.height };
+  const whole: Quad = [{ x: 0, y: 0 }, { x: info.width, y: 0 }, { x: info.width, y: info.height }, { x: 0, y: info.height }];
+  return BANDS.map((b) => describe(sampleRegion(rgb, whole, b)));
+}
+
+/** The photo's face through an upright outline against a reference: 0 identical, about 1 unrelated. */
+export function faceDistance(rgb: Rgb, oriented: Quad, ref: FaceRef): number {
+  let sum = 0;
+  BANDS.forEach((band, k) => {
+    const d = describe(sampleRegion(rgb, oriented, band));
+    sum += fineDistance(d.fine, ref[k]!.fine, 0, d.white);
+  });
+  return sum / BANDS.length;
+}
+
+const CACHED = 2000;
+const refs = new Map<string, Promise<FaceRef | null>>();
+
+/** A catalogue card's face reference, drawn once and kept (the most recent CACHED); null for a card gone since the index. */
+export function catalogueFace(id: string): Promise<FaceRef | null> {
+  let r = refs.get(id);
+  if (r) {
+    refs.delete(id);
+    refs.set(id, r);
+    return r;
+  }
+  r = faceRow(id).then(async (row) => (row ? faceReference(await withPrinting(row)) : null));
+  // A failed drawing is not kept: the next photo tries again.
+  r.catch(() => refs.delete(id));
+  refs.set(id, r);
+  if (refs.size > CACHED) refs.delete(refs.keys().next().value!);
+  return r;
+}
+
+/**
+ * The rule a face must pass to be answered: near, and standing out from the next artwork's face.
+ * Set on the tuning photos (seeds "tune", hard): the right card's face 0.14 to 0.17 at a ratio
+ * of 0.48 to 0.50 where it decided; every non-card's best 0.27 or more, at 0.74 or more.
+ */
+export const FACE_MATCH = { groups: 12, maxDistance: 0.22, maxRatio: 0.62 };
+
+/** Whether the best face (of different artworks, nearest first) is a match. */
+export function faceMatches(best: number | undefined, next: number | undefined): boolean {
+  if (best === undefined || !(best <= FACE_MATCH.maxDistance)) return false;
+  return next === undefined || best <= FACE_MATCH.maxRatio * next;
+}
