@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { faceRow } from "@/lib/images/queries/images";
 import { withPrinting } from "./art";
-import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
+import { describe, FINE_LEN, fineDistance, sampleRegion, type Rgb } from "./describe";
 import type { Quad } from "./outline";
 import { FACE, faceSvg, type FaceCard } from "./render";
 
@@ -19,16 +19,19 @@ const BANDS = [0, 1, 2].map((k) => ({ x0: 0, y0: k / 3, x1: 1, y1: (k + 1) / 3 }
 /** Wide enough for the grids' cells (a band's cell is 26 × 20 face pixels at 630). */
 const DRAWN_WIDTH = 240;
 
-export type FaceRef = Descriptor[];
+/** A card's face: its bands' fine grids end to end (only the photo's side needs the rest of a descriptor). */
+export type FaceRef = Int8Array;
 
-/** A card's face as the bands' descriptors. */
+/** A card's face as its bands' fine grids. */
 export async function faceReference(card: FaceCard): Promise<FaceRef> {
   // Drawn at the width wanted (the SVG's density), straight to pixels: no PNG between.
   const svg = sharp(Buffer.from(faceSvg(card)), { density: (72 * DRAWN_WIDTH) / FACE.width });
   const { data, info } = await svg.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const rgb = { data, w: info.width, h: info.height };
   const whole: Quad = [{ x: 0, y: 0 }, { x: info.width, y: 0 }, { x: info.width, y: info.height }, { x: 0, y: info.height }];
-  return BANDS.map((b) => describe(sampleRegion(rgb, whole, b)));
+  const ref = new Int8Array(BANDS.length * FINE_LEN);
+  BANDS.forEach((b, k) => ref.set(describe(sampleRegion(rgb, whole, b)).fine, k * FINE_LEN));
+  return ref;
 }
 
 /** The photo's face through an upright outline against a reference: 0 identical, about 1 unrelated. */
@@ -36,7 +39,7 @@ export function faceDistance(rgb: Rgb, oriented: Quad, ref: FaceRef): number {
   let sum = 0;
   BANDS.forEach((band, k) => {
     const d = describe(sampleRegion(rgb, oriented, band));
-    sum += fineDistance(d.fine, ref[k]!.fine, 0, d.white);
+    sum += fineDistance(d.fine, ref, k * FINE_LEN, d.white);
   });
   return sum / BANDS.length;
 }
@@ -44,7 +47,7 @@ export function faceDistance(rgb: Rgb, oriented: Quad, ref: FaceRef): number {
 const CACHED = 2000;
 const refs = new Map<string, Promise<FaceRef | null>>();
 
-/** A catalogue card's face reference, drawn once and kept (the most recent CACHED); null for a card gone since the index. */
+/** A catalogue card's face reference, drawn once and kept (the most recent CACHED, about 4 KB each); null for a card gone since the index. */
 export function catalogueFace(id: string): Promise<FaceRef | null> {
   let r = refs.get(id);
   if (r) {
