@@ -32,7 +32,7 @@ function Expiry({ at, now }: { at: string | null; now: number }) {
   return <span className={left < 7 * DAY_MS ? "soon" : undefined}>{day(at)}</span>;
 }
 
-export function KeysPanel({ keys, origin, now }: { keys: KeyRow[]; origin: string; now: number }) {
+export function KeysPanel({ keys, origin, fixedOrigin, now }: { keys: KeyRow[]; origin: string; fixedOrigin: boolean; now: number }) {
   const [fresh, setFresh] = useState<{ key: NewKeyView; verb: "created" | "rotated" } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -158,7 +158,7 @@ export function KeysPanel({ keys, origin, now }: { keys: KeyRow[]; origin: strin
         end of that day, UTC); rotating keeps it.
       </p>
 
-      <QuickStart origin={origin} secret={fresh?.key.secret ?? null} prefix={fresh ? fresh.key.prefix : newest?.prefix ?? null} />
+      <QuickStart origin={origin} fixedOrigin={fixedOrigin} secret={fresh?.key.secret ?? null} prefix={fresh ? fresh.key.prefix : newest?.prefix ?? null} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { listKeys } from "@/lib/accounts/keys";
 import { getMe, getUsage } from "@/lib/accounts/me";
 import { selectAccountByAuthUser } from "@/lib/accounts/queries/accounts";
 import { publicOrigin } from "@/lib/api/context";
+import { env } from "@/lib/env";
 import { getAuth } from "@/lib/auth";
 import { currentRequest } from "../server";
 import { Shell } from "../shell";
@@ -230,7 +231,7 @@ export default async function DashboardPage() {
           <h2 id="keys-h">API keys</h2>
           <p className="muted small">Send a key as <code>X-Api-Key</code> or <code>Authorization: Bearer</code>.</p>
         </div>
-        <KeysPanel keys={keyRows} origin={publicOrigin(req)} now={Date.now()} />
+        <KeysPanel keys={keyRows} origin={publicOrigin(req)} fixedOrigin={Boolean(env().PUBLIC_BASE_URL)} now={Date.now()} />
       </section>
     </Shell>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useOrigin } from "./use-origin";
 
 // First calls to paste into a terminal. Right after a key is created or rotated (its secret is
 // on the page once) the lines carry that secret; otherwise the key's prefix stands in for it,
@@ -8,8 +9,9 @@ import { useState } from "react";
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function QuickStart({ origin, secret, prefix }: { origin: string; secret: string | null; prefix: string | null }) {
+export function QuickStart({ origin: serverOrigin, fixedOrigin, secret, prefix }: { origin: string; fixedOrigin: boolean; secret: string | null; prefix: string | null }) {
   const [copied, setCopied] = useState(false);
+  const origin = useOrigin(serverOrigin, fixedOrigin);
   const value = secret ?? prefix ?? "ppk_live_…";
   const lines = [
     `export PPK_KEY=${sq(value)}${secret ? "" : "   # the secret you saved: only its prefix is shown here"}`,

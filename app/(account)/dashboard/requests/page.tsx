@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { listKeys } from "@/lib/accounts/keys";
 import { publicOrigin } from "@/lib/api/context";
+import { env } from "@/lib/env";
 import { ApiError, ERRORS } from "@/lib/api/errors";
 import { listRequests } from "@/lib/usage/requests";
 import { Shell } from "../../shell";
@@ -142,6 +143,7 @@ export default async function RequestsPage({ searchParams }: Props) {
           filters={plain}
           at={now}
           origin={publicOrigin(req)}
+          fixedOrigin={Boolean(env().PUBLIC_BASE_URL)}
           searched={filters.request_id ?? null}
           filtered={active > 0}
         />

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider, useInfiniteQuery } from "@tanstack/re
 import { useEffect, useRef, useState } from "react";
 import { n, when, type RequestRow } from "../format";
 import { RouteText } from "../route-label";
+import { useOrigin } from "../use-origin";
 import { loadRequests } from "./actions";
 
 // The request log's rows: the first page from the server, more after the cursor on request
@@ -19,7 +20,7 @@ const client = new QueryClient({
 type LogPage = { rows: RequestRow[]; next: string | null };
 
 type Props = {
-  initial: RequestRow[]; next: string | null; filters: Record<string, string>; at: number; origin: string;
+  initial: RequestRow[]; next: string | null; filters: Record<string, string>; at: number; origin: string; fixedOrigin: boolean;
   searched: string | null; filtered: boolean;
 };
 
@@ -109,8 +110,9 @@ export function RequestsTable(props: Props) {
   );
 }
 
-function Log({ initial, next: firstNext, filters, at, origin, searched, filtered }: Props) {
+function Log({ initial, next: firstNext, filters, at, origin: serverOrigin, fixedOrigin, searched, filtered }: Props) {
   const [open, setOpen] = useState<RequestRow | null>(null);
+  const origin = useOrigin(serverOrigin, fixedOrigin);
   const log = useInfiniteQuery({
     queryKey: ["requests", filters, at],
     queryFn: async ({ pageParam }): Promise<LogPage> => {
