@@ -295,9 +295,10 @@ redis.script("load", "return 1").then((sha) => require("node:http").createServer
   }, () => { res.writeHead(503); res.end(); });
 }).listen(Number(process.env.PORT), "127.0.0.1"));`;
 
-// The card route's own answer (its status line's code, every header but those node writes
-// itself, its gzip body), replayed by bare node:http: what the answer's size alone costs the
-// yardstick, so that the card route's ratio can be read against a bare server sending the same bytes.
+// The card route's own answer (its status, every header but those node writes itself, its body
+// as sent: gzip when the app compresses it, which it does from GZIP_MIN_BYTES), replayed by bare
+// node:http: what the answer's size alone costs the yardstick, so that the card route's ratio
+// can be read against a bare server sending the same bytes.
 const BARE_SAME_BYTES = `const a = JSON.parse(require("node:fs").readFileSync(process.env.ANSWER_FILE, "utf8"));
 const body = Buffer.from(a.body, "base64");
 require("node:http").createServer((req, res) => {
