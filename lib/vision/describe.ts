@@ -10,6 +10,8 @@ import { kthSmallest } from "./select";
 // toward white.
 
 /** The part of the face described, as shares of the card: inside the artwork's box with a margin. */
+/** A part of the face, as shares of its width (x) and height (y). */
+export type Region = { x0: number; y0: number; x1: number; y1: number };
 export const REGION = { x0: 0.12, y0: 0.165, x1: 0.88, y1: 0.47 } as const;
 export const FINE = { w: 24, h: 15 } as const;
 export const COARSE = { w: 8, h: 5 } as const;
@@ -28,7 +30,7 @@ export type Rgb = { data: Buffer | Uint8Array; w: number; h: number };
 export type Descriptor = { fine: Int8Array; coarse: Int8Array; white: Float32Array };
 
 /** Per-cell mean colours of the region, sampled through the homography of the card's quad. */
-export function sampleRegion(rgb: Rgb, quad: Quad, region: { x0: number; y0: number; x1: number; y1: number } = REGION, shift = { x: 0, y: 0 }): Float32Array {
+export function sampleRegion(rgb: Rgb, quad: Quad, region: Region = REGION, shift = { x: 0, y: 0 }): Float32Array {
   const m = squareToQuad(quad);
   const out = new Float32Array(FINE_LEN);
   const sw = FINE.w * SS;

@@ -1,9 +1,8 @@
-import sharp from "sharp";
 import { faceRow } from "@/lib/images/queries/images";
 import { withPrinting } from "./art";
-import { describe, FINE_LEN, fineDistance, sampleRegion, type Rgb } from "./describe";
-import type { Quad } from "./outline";
-import { FACE, faceSvg, type FaceCard } from "./render";
+import { describe, FINE_LEN, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
+import { wholeQuad, type Quad } from "./outline";
+import { renderFacePixels, type FaceCard } from "./render";
 
 // The whole face, for photos whose artwork alone decides nothing (a glare or fingers over it:
 // the right artwork among the nearest, but not standing out from the next one). The rest of the
@@ -24,24 +23,25 @@ export type FaceRef = Int8Array;
 
 /** A card's face as its bands' fine grids. */
 export async function faceReference(card: FaceCard): Promise<FaceRef> {
-  // Drawn at the width wanted (the SVG's density), straight to pixels: no PNG between.
-  const svg = sharp(Buffer.from(faceSvg(card)), { density: (72 * DRAWN_WIDTH) / FACE.width });
-  const { data, info } = await svg.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const rgb = { data, w: info.width, h: info.height };
-  const whole: Quad = [{ x: 0, y: 0 }, { x: info.width, y: 0 }, { x: info.width, y: info.height }, { x: 0, y: info.height }];
+  const rgb = await renderFacePixels(card, DRAWN_WIDTH);
+  const whole = wholeQuad(rgb.w, rgb.h);
   const ref = new Int8Array(BANDS.length * FINE_LEN);
   BANDS.forEach((b, k) => ref.set(describe(sampleRegion(rgb, whole, b)).fine, k * FINE_LEN));
   return ref;
 }
 
-/** The photo's face through an upright outline against a reference: 0 identical, about 1 unrelated. */
-export function faceDistance(rgb: Rgb, oriented: Quad, ref: FaceRef): number {
+/** The photo's face through an upright outline, band by band: read once however many faces it is compared with. */
+export function photoFace(rgb: Rgb, oriented: Quad): Descriptor[] {
+  return BANDS.map((band) => describe(sampleRegion(rgb, oriented, band)));
+}
+
+/** The photo's face against a card's: 0 identical, about 1 unrelated. */
+export function faceDistance(photo: Descriptor[], ref: FaceRef): number {
   let sum = 0;
-  BANDS.forEach((band, k) => {
-    const d = describe(sampleRegion(rgb, oriented, band));
+  photo.forEach((d, k) => {
     sum += fineDistance(d.fine, ref, k * FINE_LEN, d.white);
   });
-  return sum / BANDS.length;
+  return sum / photo.length;
 }
 
 const CACHED = 2000;
@@ -55,23 +55,20 @@ export function catalogueFace(id: string): Promise<FaceRef | null> {
     refs.set(id, r);
     return r;
   }
-  r = faceRow(id).then(async (row) => (row ? faceReference(await withPrinting(row)) : null));
+  const drawing = faceRow(id).then(async (row) => (row ? faceReference(await withPrinting(row)) : null));
   // A failed drawing is not kept: the next photo tries again.
-  r.catch(() => refs.delete(id));
-  refs.set(id, r);
+  drawing.catch(() => {
+    if (refs.get(id) === drawing) refs.delete(id);
+  });
+  refs.set(id, (r = drawing));
   if (refs.size > CACHED) refs.delete(refs.keys().next().value!);
   return r;
 }
 
 /**
- * The rule a face must pass to be answered: near, and standing out from the next artwork's face.
- * Set on the tuning photos (seeds "tune", hard): the right card's face 0.14 to 0.17 at a ratio
- * of 0.48 to 0.50 where it decided; every non-card's best 0.27 or more, at 0.74 or more.
+ * The rule a face must pass to be answered (identify.ts `credible`): near, and standing out from
+ * the next artwork's face. Set on the tuning photos (seeds "tune", hard): the right card's face
+ * 0.14 to 0.17 at a ratio of 0.48 to 0.50 where it decided; every non-card's best 0.27 or more,
+ * at 0.74 or more. `groups`: how many of the nearest artworks' faces are drawn.
  */
-export const FACE_MATCH = { groups: 12, maxDistance: 0.22, maxRatio: 0.62 };
-
-/** Whether the best face (of different artworks, nearest first) is a match. */
-export function faceMatches(best: number | undefined, next: number | undefined): boolean {
-  if (best === undefined || !(best <= FACE_MATCH.maxDistance)) return false;
-  return next === undefined || best <= FACE_MATCH.maxRatio * next;
-}
+export const FACE_MATCH = { groups: 12, maxDistance: 0.22, sureDistance: 0, maxRatio: 0.62 } as const;

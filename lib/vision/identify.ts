@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
-import { catalogueFace, FACE_MATCH, faceDistance, faceMatches } from "./face";
-import { findCard, grayOf, sameQuad, type Point, type Quad } from "./outline";
+import { catalogueFace, FACE_MATCH, faceDistance, photoFace } from "./face";
+import { findCard, grayOf, sameQuad, wholeQuad, type Point, type Quad } from "./outline";
 import type { OpenIndex } from "./index-file";
 import { lineParts, readPrinting, type Reading as PrintingReading } from "./read";
 import { codeLines, rankLines, readCells } from "./read-line";
@@ -259,7 +259,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   // edges inside, and squares the artwork up well enough but not the printed line below it.
   // Each artwork keeps its nearest reading, so the frame is used only where it fits better.
   if (!credible(ranked[0]?.distance, ranked[1]?.distance) || cardShaped(rgb)) {
-    const frame = bothWays(rgb, [{ x: 0, y: 0 }, { x: rgb.w, y: 0 }, { x: rgb.w, y: rgb.h }, { x: 0, y: rgb.h }], null);
+    const frame = bothWays(rgb, wholeQuad(rgb.w, rgb.h), null);
     ranked = await search(idx, fine, hits, first, frame, topK);
   }
   // Still none: the card's outline may be hidden (a side out of the frame, fingers over it,
@@ -346,9 +346,12 @@ async function fromLine(idx: OpenIndex, fine: Fines, rgb: Rgb, readings: Reading
 async function fromFace(idx: OpenIndex, rgb: Rgb, ranked: Hit[]): Promise<Hit[] | null> {
   const top = ranked.slice(0, FACE_MATCH.groups);
   const refs = await Promise.all(top.map((h) => catalogueFace(idx.meta.ids[h.row]!).catch(() => null)));
-  const faces = top.flatMap((hit, i) => (refs[i] ? [{ hit, distance: faceDistance(rgb, hit.read.oriented, refs[i]!) }] : []));
+  // Most hits share a reading (the outline either way up, the frame): its face is read once.
+  const photo = new Map<Reading, ReturnType<typeof photoFace>>();
+  const faceOf = (read: Reading) => photo.get(read) ?? photo.set(read, photoFace(rgb, read.oriented)).get(read)!;
+  const faces = top.flatMap((hit, i) => (refs[i] ? [{ hit, distance: faceDistance(faceOf(hit.read), refs[i]!) }] : []));
   faces.sort((a, b) => a.distance - b.distance);
-  if (!faceMatches(faces[0]?.distance, faces[1]?.distance)) return null;
+  if (!credible(faces[0]?.distance, faces[1]?.distance, FACE_MATCH)) return null;
   return faces.map((f) => ({ ...f.hit, distance: f.distance }));
 }
 

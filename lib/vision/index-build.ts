@@ -7,6 +7,7 @@ import type { Progress } from "@/lib/jobs/progress";
 import { storage } from "@/lib/storage";
 import { COARSE_LEN, FINE, FINE_LEN, REGION, cellsOf, describe, sampleRegion, type Descriptor } from "./describe";
 import { catalogPrintings, type Printing } from "./art";
+import { wholeQuad } from "./outline";
 import { INDEX_VERSION, openIndex, writeIndex, type IndexData } from "./index-file";
 import { idText, langMark, renderFaceRegion } from "./render";
 
@@ -33,7 +34,7 @@ const isArt = (stamp: string) => stamp.startsWith("art");
 export async function describeFaceImage(bytes: Buffer): Promise<Descriptor> {
   const { data, info } = await sharp(bytes, { failOn: "error" }).rotate().resize({ width: 320 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const [w, h] = [info.width, info.height];
-  return describe(sampleRegion({ data, w, h }, [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }]));
+  return describe(sampleRegion({ data, w, h }, wholeQuad(w, h)));
 }
 
 /** A rendered face described: only the described region is drawn (`artSeed`: art.ts, the card's id for art of its own). */

@@ -15,6 +15,8 @@ export type Gray = {
 export type Point = { x: number; y: number };
 /** Corners in order: top-left, top-right, bottom-right, bottom-left. */
 export type Quad = [Point, Point, Point, Point];
+/** A w × h image's own edges as a quad: the whole frame read as the card. */
+export const wholeQuad = (w: number, h: number): Quad => [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
 /** An image with `c` interleaved channels a pixel: luminance alone, or red, green and blue. */
 export type Planes = { data: ArrayLike<number>; w: number; h: number; c: number };
 

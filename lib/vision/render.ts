@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import type { Region } from "./describe";
 
 // Synthetic card faces. No real card image can be had here, so every card gets a face drawn
 // from its own data: the frame's colour from its type, its name, HP and attacks as text, a
@@ -157,12 +158,18 @@ ${idLine(card, left - layout().left, top - layout().top)}
  * A region of a centred face (shares of the face, inside the artwork's box) as raw RGB, drawn
  * without the rest: the identification index needs only this much, at a fraction of the cost.
  */
-export async function renderFaceRegion(artSeed: string, region: { x0: number; y0: number; x1: number; y1: number }, width: number, height: number): Promise<Buffer> {
+export async function renderFaceRegion(artSeed: string, region: Region, width: number, height: number): Promise<Buffer> {
   const { art } = layout();
   const [x, y] = [region.x0 * FACE.width, region.y0 * FACE.height];
   const [w, h] = [(region.x1 - region.x0) * FACE.width, (region.y1 - region.y0) * FACE.height];
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${x} ${y} ${w} ${h}" preserveAspectRatio="none">${artwork(artSeed, art.x, art.y, art.w, art.h)}</svg>`;
   return sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+}
+
+/** The face as raw RGB `width` pixels wide, drawn at that size (the SVG's density) rather than drawn whole and shrunk. */
+export async function renderFacePixels(card: FaceCard, width: number): Promise<{ data: Buffer; w: number; h: number }> {
+  const { data, info } = await sharp(Buffer.from(faceSvg(card)), { density: (72 * width) / FACE.width }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, w: info.width, h: info.height };
 }
 
 /** The face as an image: PNG, or JPEG/WebP for stored sizes. */

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { FACE_MATCH, faceDistance, faceMatches, faceReference } from "@/lib/vision/face";
+import { FACE_MATCH, faceDistance, faceReference, photoFace } from "@/lib/vision/face";
+import { credible } from "@/lib/vision/identify";
 import { renderFace, type FaceCard } from "@/lib/vision/render";
 import { hardPhoto } from "@/lib/vision/synth-hard";
 
@@ -17,13 +18,17 @@ async function photoOf(card: FaceCard, seed: string) {
   return { rgb: { data, w: info.width, h: info.height }, quad };
 }
 
+/** The rule a face passes, as identify applies it. */
+const faceMatch = (best: number | undefined, next: number | undefined) => credible(best, next, FACE_MATCH);
+
 describe("the whole face", () => {
   it("is nearer the photographed card's face than another card's with the same artwork", async () => {
     const refs = { fire: await faceReference(fire), water: await faceReference(water) };
     for (const [card, own, other] of [[fire, refs.fire, refs.water], [water, refs.water, refs.fire]] as const) {
       for (const seed of ["face-1", "face-2", "face-3"]) {
         const { rgb, quad } = await photoOf(card, seed);
-        const [d, elsewhere] = [faceDistance(rgb, quad, own), faceDistance(rgb, quad, other)]
+        const photo = photoFace(rgb, quad);
+        const [d, elsewhere] = [faceDistance(photo, own), faceDistance(photo, other)];
         expect(d, `${card.name} ${seed}`).toBeLessThan(FACE_MATCH.maxDistance);
         expect(d, `${card.name} ${seed}`).toBeLessThan(FACE_MATCH.maxRatio * elsewhere);
       }
@@ -31,13 +36,13 @@ describe("the whole face", () => {
   });
 
   it("a face is answered only when near and standing out from the next artwork's", () => {
-    expect(faceMatches(0.15, 0.3)).toBe(true);
-    expect(faceMatches(0.15, undefined)).toBe(true);
-    expect(faceMatches(undefined, undefined)).toBe(false);
+    expect(faceMatch(0.15, 0.3)).toBe(true);
+    expect(faceMatch(0.15, undefined)).toBe(true);
+    expect(faceMatch(undefined, undefined)).toBe(false);
     // Near, but the next artwork's face is about as near: a photo of neither.
-    expect(faceMatches(0.15, 0.2)).toBe(false);
+    expect(faceMatch(0.15, 0.2)).toBe(false);
     // Standing out, but far: the photo is not of a card of these faces.
-    expect(faceMatches(FACE_MATCH.maxDistance + 0.01, 1)).toBe(false);
-    expect(faceMatches(Number.NaN, 1)).toBe(false);
+    expect(faceMatch(FACE_MATCH.maxDistance + 0.01, 1)).toBe(false);
+    expect(faceMatch(Number.NaN, 1)).toBe(false);
   });
 });
