@@ -11,10 +11,11 @@
 // --start runs the app as `npm start` does, on the embedded default: DATABASE_URL is removed
 // from its environment, so it serves the PGlite folder PGLITE_DIR (./data/pglite unless set).
 // By default it runs scripts/start.ts itself (a build when the sources are newer than .next, the
-// catalogue import on a first start, then server/app.ts). With --no-build it runs server/app.ts
-// alone, for a checkout whose build (NEXT_DIST_DIR, else .next) and data folder are ready. A
-// first start then generates its demo prices in the background for some minutes: the bench
-// waits for /v1/status to list no running job, so the figures are those of a settled server.
+// catalogue import on a first start, then the compiled server/app.ts). With --no-build it runs
+// scripts/serve.ts (the compiled server alone), for a checkout whose build (NEXT_DIST_DIR, else
+// .next) and data folder are ready. A first start then generates its demo prices in the
+// background for some minutes: the bench waits for /v1/status to list no running job, so the
+// figures are those of a settled server.
 //
 // Sequential requests on localhost: the figures are the server's own time plus a loopback hop.
 // "first" is the slowest first visit of a type's addresses (a cold page: nothing of it in the
@@ -76,8 +77,7 @@ function startServer(): ChildProcess {
   // The embedded default: no PostgreSQL server, no Redis.
   for (const k of ["DATABASE_URL", "REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]) delete env[k];
   const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-  const script = has("no-build") ? "server/app.ts" : "scripts/start.ts";
-  if (has("no-build")) (env as Record<string, string>).NODE_ENV = "production";
+  const script = has("no-build") ? "scripts/serve.ts" : "scripts/start.ts";
   console.log(`[bench pages] starting ${script} on ${BASE} (PGlite in ${path.resolve(env.PGLITE_DIR ?? "data/pglite")})`);
   // Its own process group, so that the bench stops it and what it started (start.ts spawns the server).
   const child = spawn(process.execPath, [tsx, script], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "./autocannon";
 import { ensureDatabase } from "../tests/helpers/db";
+import { buildServerIfStale } from "../scripts/build-server";
 
-// Where the lean server's CPU goes under load: server/lean.ts under `node --cpu-prof`, the bench
+// Where the lean server's CPU goes under load: server/lean.ts, compiled, under `node --cpu-prof`, the bench
 // database (`npm run bench import` first), 8 connections on one route with a pool of enterprise
 // keys metered on Redis, then the profile's self time summed by function and by file.
 //   npx tsx bench/profile-http.ts [/v1/cards/base1-4] [seconds] [--server server/app.ts] [--gzip]
@@ -77,7 +78,9 @@ async function main(): Promise<void> {
   await (await import("@/lib/db/client")).closeDb();
   const dir = mkdtempSync(path.join(tmpdir(), "cpuprof-"));
   const port = Number(process.env.BENCH_PORT ?? 3198);
-  const child = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir", dir, "--import", "tsx", server], {
+  // Compiled, as `npm start` runs it (scripts/build-server.ts).
+  const bundle = buildServerIfStale(server.includes("lean") ? "lean" : "app");
+  const child = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir", dir, bundle], {
     env: {
       ...process.env, DATABASE_URL: url, REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379", PORT: String(port), NODE_ENV: "production",
       VISION_INDEX_ON_START: "0", DEMO_PRICES: "0", STRIPE_FAKE: "0",

@@ -4,6 +4,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "./autocannon";
 import { buildIfStale } from "../scripts/build-if-stale";
+import { buildServerIfStale } from "../scripts/build-server";
 import { ensureDatabase } from "../tests/helpers/db";
 
 // `npm run bench`: the figures of the issues, measured in one run on this machine. The load
@@ -404,22 +405,29 @@ async function benchHttp(url: string) {
     DATABASE_URL: url, REDIS_URL, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", RESPONSE_CACHE_MB: "64",
     VISION_INDEX_ON_START: "0", DEMO_PRICES: "0", STRIPE_FAKE: "0", BENCH_ROUTES: "1",
   };
-  const tsx = ["--import", "tsx"];
+  // The servers as `npm start` runs them, compiled (scripts/build-server.ts); another checkout's
+  // own bundle when it has one, else its sources through tsx (commits before the bundle).
+  const bundled = (name: "app" | "lean") => {
+    if (APP_DIR === process.cwd()) return [buildServerIfStale(name)];
+    const file = path.join(APP_DIR, "dist", `${name}.mjs`);
+    return existsSync(file) ? [file] : ["--import", "tsx", `server/${name}.ts`];
+  };
+  const [app, lean] = [bundled("app"), bundled("lean")];
   type Def = { id: string; label: string; args: (port: number) => string[]; env?: Record<string, string>; routes: [string, string, string, boolean][] };
   const card: [string, string, string, boolean] = ["card", `GET ${CARD_PATH}`, CARD_PATH, true];
   const defs: Def[] = [
     {
-      id: "app", label: "custom server (server/app.ts as npm start runs it)", args: () => [...tsx, "server/app.ts"],
+      id: "app", label: "custom server (server/app.ts as npm start runs it)", args: () => app,
       routes: [card, ["set_page", `GET ${SET_PAGE_PATH}`, SET_PAGE_PATH, true]],
     },
     // REQUEST_LOG=off is honoured in production only in a server the benchmark started (BENCH_ROUTES=1).
-    { id: "app_nolog", label: "custom server, REQUEST_LOG=off", args: () => [...tsx, "server/app.ts"], env: { REQUEST_LOG: "off" }, routes: [card] },
+    { id: "app_nolog", label: "custom server, REQUEST_LOG=off", args: () => app, env: { REQUEST_LOG: "off" }, routes: [card] },
     {
       id: "next", label: "next start (Next's router, the app/v1 mount)", args: (port) => [path.resolve(APP_DIR, "node_modules/next/dist/bin/next"), "start", "-p", String(port)],
       // Next.js's own cost, for reference: a route handler answering constant JSON.
       routes: [card, ["next_bare", "GET /api/bench (bare Next route, constant JSON)", "/api/bench", false]],
     },
-    ...(process.env.BENCH_LEAN === "1" ? [{ id: "lean", label: "lean server (server/lean.ts)", args: () => [...tsx, "server/lean.ts"], routes: [card] }] : []),
+    ...(process.env.BENCH_LEAN === "1" ? [{ id: "lean", label: "lean server (server/lean.ts)", args: () => lean, routes: [card] }] : []),
   ];
   console.log(`\nHTTP under autocannon, 8 connections, ${keys.length} enterprise keys metered on Redis, response cache on (64 MB);`);
   console.log(`${rounds} rounds of ${secs} s per figure after a warm-up, medians over the rounds; latencies from each response's own duration`);

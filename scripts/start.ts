@@ -1,11 +1,12 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { buildIfStale } from "./build-if-stale";
+import { runServer } from "./serve";
 
 // `npm start`: the zero-setup path. Builds when the sources are newer than the build,
 // imports the real catalogue on the first start (later starts reuse the data folder), then
-// runs the app's server (server/app.ts: /v1 through the API's dispatcher, pages through Next).
+// runs the app's server (server/app.ts compiled to dist/app.mjs: /v1 through the API's
+// dispatcher, pages through Next).
 // Without DATABASE_URL everything runs on embedded PGlite.
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
@@ -38,10 +39,7 @@ async function importOnFirstStart(): Promise<void> {
 async function main(): Promise<void> {
   buildIfStale(env);
   await importOnFirstStart();
-  const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-  const child = spawn(process.execPath, [tsx, "server/app.ts"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
-  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
-  child.on("exit", (code) => process.exit(code ?? 0));
+  runServer(env);
 }
 
 main().catch((err) => {
