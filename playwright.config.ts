@@ -4,9 +4,9 @@ import { TEST_STORAGE_DIR, TEST_VISION_DIR } from "./tests/helpers/paths";
 
 // End-to-end tests: the pages in Debian's Chromium, the API as a newcomer calls it.
 // Build first (`npx next build`). With E2E_BASE_URL set, the tests run against that server;
-// otherwise Playwright starts (or reuses) the app's own server (server/app.ts compiled, as `npm start`
-// runs it: scripts/serve.ts) on port 3210 (E2E_PORT for a second run on one machine). Nothing is downloaded: the browser is the system's /usr/bin/chromium
-// (override with CHROMIUM_PATH).
+// otherwise Playwright starts (or reuses) the app's own server, compiled as `npm start` runs it
+// (`npm run serve`: scripts/serve.ts), on port 3210 (E2E_PORT for a second run on one machine).
+// Nothing is downloaded: the browser is the system's /usr/bin/chromium (override with CHROMIUM_PATH).
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const external = process.env.E2E_BASE_URL;

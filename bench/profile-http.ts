@@ -6,9 +6,10 @@ import autocannon from "./autocannon";
 import { ensureDatabase } from "../tests/helpers/db";
 import { buildServerIfStale } from "../scripts/build-server";
 
-// Where the lean server's CPU goes under load: server/lean.ts, compiled, under `node --cpu-prof`, the bench
-// database (`npm run bench import` first), 8 connections on one route with a pool of enterprise
-// keys metered on Redis, then the profile's self time summed by function and by file.
+// Where the lean server's CPU goes under load: server/lean.ts, compiled (scripts/build-server.ts),
+// under `node --cpu-prof`, the bench database (`npm run bench import` first), 8 connections on one
+// route with a pool of enterprise keys metered on Redis, then the profile's self time summed by
+// function and by file.
 //   npx tsx bench/profile-http.ts [/v1/cards/base1-4] [seconds] [--server server/app.ts] [--gzip]
 //   npx tsx bench/profile-http.ts --summary file.cpuprofile     (only summarise a profile)
 

@@ -5,10 +5,11 @@ import { newest } from "./build-if-stale";
 
 // The app's servers compiled once to plain JavaScript (dist/app.mjs, dist/lean.mjs), as
 // production runs them. Run through tsx instead, the same server answered the metered card route
-// about a tenth slower under load (8,174 against 9,043 req/s, medians of six alternating rounds
-// on one machine): tsx's esbuild wraps every function made at run time in a naming helper
-// (keepNames), and the API makes closures on every request. Packages stay external: node loads
-// them from node_modules as it does for tsx. Bundling takes about a second.
+// 7 to 10 % slower under load (medians of six alternating rounds, twice on one machine: 8,174
+// against 9,043 req/s, 7,413 against 7,991): tsx's esbuild wraps every function made at run
+// time in a naming helper (keepNames), and the API makes closures on every request. Packages
+// stay external: node loads them from node_modules as it does for tsx. Bundling takes about a
+// second.
 
 const ROOT = process.cwd();
 const SERVERS = { app: "server/app.ts", lean: "server/lean.ts" } as const;

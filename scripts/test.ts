@@ -4,7 +4,8 @@ import { existsSync } from "node:fs";
 // `npm test`: every layer, in order, against the real PostgreSQL on 127.0.0.1:5432.
 //   1. unit         pure functions
 //   2. integration  route handlers against PostgreSQL; imports the full catalogue once
-//   3. end-to-end   `next build`, then Playwright in Debian's Chromium against `next start`
+//   3. end-to-end   `next build`, then Playwright in Debian's Chromium against the app's own
+//                   server, compiled as `npm start` runs it (`npm run serve`)
 // `npm test -- --fast` stops after the integration layer.
 
 const admin = process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
