@@ -412,7 +412,7 @@ async function benchHttp(url: string) {
     const file = path.join(APP_DIR, "dist", `${name}.mjs`);
     return existsSync(file) ? [file] : ["--import", "tsx", `server/${name}.ts`];
   };
-  const [app, lean] = [bundled("app"), bundled("lean")];
+  const app = bundled("app");
   type Def = { id: string; label: string; args: (port: number) => string[]; env?: Record<string, string>; routes: [string, string, string, boolean][] };
   const card: [string, string, string, boolean] = ["card", `GET ${CARD_PATH}`, CARD_PATH, true];
   const defs: Def[] = [
@@ -427,7 +427,7 @@ async function benchHttp(url: string) {
       // Next.js's own cost, for reference: a route handler answering constant JSON.
       routes: [card, ["next_bare", "GET /api/bench (bare Next route, constant JSON)", "/api/bench", false]],
     },
-    ...(process.env.BENCH_LEAN === "1" ? [{ id: "lean", label: "lean server (server/lean.ts)", args: () => lean, routes: [card] }] : []),
+    ...(process.env.BENCH_LEAN === "1" ? [{ id: "lean", label: "lean server (server/lean.ts)", args: () => bundled("lean"), routes: [card] }] : []),
   ];
   console.log(`\nHTTP under autocannon, 8 connections, ${keys.length} enterprise keys metered on Redis, response cache on (64 MB);`);
   console.log(`${rounds} rounds of ${secs} s per figure after a warm-up, medians over the rounds; latencies from each response's own duration`);

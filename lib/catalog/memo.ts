@@ -1,3 +1,4 @@
+import { PromiseLru } from "@/lib/util/promise-lru";
 import { catalogCache } from "./version";
 
 // What the collector pages read from the catalogue (every set, a set's cards, a search's page),
@@ -11,26 +12,13 @@ import { catalogCache } from "./version";
 const MAX_ENTRIES = 400;
 const TTL_MS = 5 * 60_000;
 
-type Entry = { version: string; at: number; value: Promise<unknown> };
-const entries = new Map<string, Entry>();
+const entries = new PromiseLru<unknown, { version: string; at: number }>(MAX_ENTRIES);
 
 /** `load()`'s value for `key` at the catalogue's current version; a failure is not kept. */
 export async function byCatalogVersion<T>(key: string, load: () => Promise<T>): Promise<T> {
   const version = await catalogCache.version();
-  const hit = entries.get(key);
-  if (hit && hit.version === version && Date.now() - hit.at < TTL_MS) {
-    // Most recently used last: the first key is the one to evict.
-    entries.delete(key);
-    entries.set(key, hit);
-    return hit.value as Promise<T>;
-  }
-  const value = load();
-  entries.set(key, { version, at: Date.now(), value });
-  value.catch(() => {
-    if (entries.get(key)?.value === value) entries.delete(key);
-  });
-  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  return value;
+  const now = Date.now();
+  return entries.get(key, load, { version, at: now }, (kept) => kept.version === version && now - kept.at < TTL_MS) as Promise<T>;
 }
 
 /** Forget everything (tests). */

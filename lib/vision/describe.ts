@@ -9,9 +9,9 @@ import { kthSmallest } from "./select";
 // quarter of them. Glare can spoil half the artwork: it is modelled, cell by cell, as a blend
 // toward white.
 
-/** The part of the face described, as shares of the card: inside the artwork's box with a margin. */
 /** A part of the face, as shares of its width (x) and height (y). */
 export type Region = { x0: number; y0: number; x1: number; y1: number };
+/** The part of the face described, as shares of the card: inside the artwork's box with a margin. */
 export const REGION = { x0: 0.12, y0: 0.165, x1: 0.88, y1: 0.47 } as const;
 export const FINE = { w: 24, h: 15 } as const;
 export const COARSE = { w: 8, h: 5 } as const;

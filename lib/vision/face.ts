@@ -1,4 +1,5 @@
 import { faceRow } from "@/lib/images/queries/images";
+import { PromiseLru } from "@/lib/util/promise-lru";
 import { withPrinting } from "./art";
 import { describe, FINE_LEN, fineDistance, sampleRegion, type Descriptor, type Rgb } from "./describe";
 import { wholeQuad, type Quad } from "./outline";
@@ -45,24 +46,17 @@ export function faceDistance(photo: Descriptor[], ref: FaceRef): number {
 }
 
 const CACHED = 2000;
-const refs = new Map<string, Promise<FaceRef | null>>();
+const refs = new PromiseLru<FaceRef | null>(CACHED);
 
-/** A catalogue card's face reference, drawn once and kept (the most recent CACHED, about 4 KB each); null for a card gone since the index. */
+/**
+ * A catalogue card's face reference, drawn once and kept (the most recent CACHED, about 4 KB
+ * each; a failed drawing is not kept); null for a card gone since the index.
+ */
 export function catalogueFace(id: string): Promise<FaceRef | null> {
-  let r = refs.get(id);
-  if (r) {
-    refs.delete(id);
-    refs.set(id, r);
-    return r;
-  }
-  const drawing = faceRow(id).then(async (row) => (row ? faceReference(await withPrinting(row)) : null));
-  // A failed drawing is not kept: the next photo tries again.
-  drawing.catch(() => {
-    if (refs.get(id) === drawing) refs.delete(id);
-  });
-  refs.set(id, (r = drawing));
-  if (refs.size > CACHED) refs.delete(refs.keys().next().value!);
-  return r;
+  return refs.get(id, async () => {
+    const row = await faceRow(id);
+    return row ? faceReference(await withPrinting(row)) : null;
+  }, undefined);
 }
 
 /**
