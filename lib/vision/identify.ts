@@ -115,7 +115,7 @@ export class IdentifyError extends Error {
 
 export type Candidate = { id: string; distance: number; /** Carries the same artwork as the first candidate. */ sharesArtwork: boolean };
 export type Printing = {
-  /** Cards in the index that carry the best candidate's artwork (1: art of its own). */
+  /** Cards in the index that carry the best candidate's artwork (1: art of its own; 0 for a no_match). */
   sharedArtwork: number;
   /** Several cards carry the artwork and the printed line did not tell which one this is. */
   ambiguous: boolean;
@@ -278,6 +278,9 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   }
   let byLine = false;
   if (!credible(ranked[0]?.distance, ranked[1]?.distance) && first.length) {
+    // Should the line name no card, fromFace compares the faces of these nearest artworks: they
+    // are drawn (sharp, off the main thread) while the line is read, and kept for it.
+    for (const h of ranked.slice(0, FACE_MATCH.groups)) catalogueFace(idx.meta.ids[h.row]!).catch(noop);
     // The reading the artwork preferred first.
     const preferred = first.find((r) => r === ranked[0]?.read);
     const found = await fromLine(idx, fine, rgb, preferred ? [preferred, ...first.filter((r) => r !== preferred)] : first);
@@ -291,7 +294,9 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   const noMatch = !byLine && !byFace && !credible(ranked[0]?.distance, ranked[1]?.distance);
   // The outline the answer was read from: none when the whole frame matched best.
   const outline = ranked[0] ? ranked[0].read.quad : (found?.quad ?? null);
-  const { candidates, printing } = await printings(idx, fine, rgb, ranked, topK);
+  // A no_match answer names no card, so it has no printing to read: the printed line (up to 70 ms
+  // of the slowest photos, which are nearly all no_match) is read for a credible card only.
+  const { candidates, printing } = await printings(idx, fine, rgb, ranked, topK, !noMatch);
   return {
     candidates,
     noMatch,
@@ -300,6 +305,8 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     index: { cards: idx.meta.ids.length, built_at: idx.meta.built_at },
   };
 }
+
+const noop = () => {};
 
 /** The card's width in the photo over the face's. */
 const widthScale = (q: Quad) => (Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y)) / 2 / FACE.width;
@@ -407,14 +414,18 @@ const lineOf = (idx: OpenIndex, row: number) => lineParts(idx.meta.lines?.[row] 
  * The ranked artwork groups as cards: the best group's cards ordered by their printed line as
  * read off the photo, the other groups' after them at their distance. A card's distance is its
  * artwork's, plus half of how much worse its line explains the photo's than the best line does.
+ * Without `credible` (a no_match) nothing is read: the best group's cards keep its distance,
+ * and the printing is none (no artwork, no ambiguity, no line).
  */
-async function printings(idx: OpenIndex, fine: Fines, rgb: Rgb, ranked: Hit[], topK: number): Promise<{ candidates: Candidate[]; printing: Printing }> {
+async function printings(idx: OpenIndex, fine: Fines, rgb: Rgb, ranked: Hit[], topK: number, credible: boolean): Promise<{ candidates: Candidate[]; printing: Printing }> {
   const g = groups(idx);
   const round = (d: number) => Math.round(d * 1000) / 1000;
   const top = ranked[0];
-  const printing: Printing = { sharedArtwork: top ? g.members(top.row).length : 0, ambiguous: false, read: null };
+  const printing: Printing = { sharedArtwork: top && credible ? g.members(top.row).length : 0, ambiguous: false, read: null };
   const out: { row: number; distance: number; top: boolean }[] = [];
-  if (top) {
+  if (top && !credible) {
+    for (const row of g.members(top.row)) out.push({ row, distance: top.distance, top: true });
+  } else if (top) {
     const members = g.members(top.row);
     if (members.length > 1 && idx.meta.lines) {
       const lines = members.map((row) => lineOf(idx, row));

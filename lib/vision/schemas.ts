@@ -25,7 +25,7 @@ export const IdentifyResponse = z.object({
     top_k: z.number().int(),
     count: z.number().int(),
     printing: z.object({
-      shared_artwork: z.number().int().meta({ description: "How many indexed cards carry the first candidate's artwork (1: art of its own)." }),
+      shared_artwork: z.number().int().meta({ description: "How many indexed cards carry the first candidate's artwork (1: art of its own; 0 with no_match, which names no card and so no printing)." }),
       ambiguous: z.boolean().meta({ description: "True when several cards carry the artwork and the printed line (set code, number / total, language mark) could not be read well enough to tell which one is photographed: the candidates that share it come first, ranked by how well their line fits, and any of them may be the card." }),
       read: z.object({ line: z.string(), language: z.string() }).nullable().meta({ description: "The printed line the photo was read as (set code and number / total) and its language mark, when the artwork is shared and the line told the printing; null otherwise." }),
     }).meta({ description: "Which printing of a shared artwork the photo shows." }),

@@ -149,6 +149,8 @@ describe("POST /v1/vision/identify", () => {
     const { res, body } = await identify(await noCardPhoto(), "?top_k=10&include=index,prices", { "x-api-key": a.key });
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ data: [], no_match: true, meta: { count: 0 } });
+    // No card, so no printing: nothing is said of the nearest artwork, which is not credible.
+    expect(body.meta.printing).toEqual({ shared_artwork: 0, ambiguous: false, read: null });
     expect(res.headers.get("x-credits-cost")).toBe("25");
     const limit = Number(res.headers.get("x-quota-limit"));
     expect(Number(res.headers.get("x-quota-remaining"))).toBe(limit - 25);
