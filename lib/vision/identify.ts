@@ -414,16 +414,16 @@ const lineOf = (idx: OpenIndex, row: number) => lineParts(idx.meta.lines?.[row] 
  * The ranked artwork groups as cards: the best group's cards ordered by their printed line as
  * read off the photo, the other groups' after them at their distance. A card's distance is its
  * artwork's, plus half of how much worse its line explains the photo's than the best line does.
- * Without `credible` (a no_match) nothing is read: the best group's cards keep its distance,
+ * Without `match` (a no_match) nothing is read: the best group's cards keep its distance,
  * and the printing is none (no artwork, no ambiguity, no line).
  */
-async function printings(idx: OpenIndex, fine: Fines, rgb: Rgb, ranked: Hit[], topK: number, credible: boolean): Promise<{ candidates: Candidate[]; printing: Printing }> {
+async function printings(idx: OpenIndex, fine: Fines, rgb: Rgb, ranked: Hit[], topK: number, match: boolean): Promise<{ candidates: Candidate[]; printing: Printing }> {
   const g = groups(idx);
   const round = (d: number) => Math.round(d * 1000) / 1000;
   const top = ranked[0];
-  const printing: Printing = { sharedArtwork: top && credible ? g.members(top.row).length : 0, ambiguous: false, read: null };
+  const printing: Printing = { sharedArtwork: top && match ? g.members(top.row).length : 0, ambiguous: false, read: null };
   const out: { row: number; distance: number; top: boolean }[] = [];
-  if (top && !credible) {
+  if (top && !match) {
     for (const row of g.members(top.row)) out.push({ row, distance: top.distance, top: true });
   } else if (top) {
     const members = g.members(top.row);
