@@ -120,8 +120,9 @@ local function out(code, retry)
   return tail({code, math.floor(tokens), math.ceil((burst - tokens) * 1000 / rate), used, daily, retry, feature, cards, inFlight, gen})
 end
 if tokens < 1 then return out(1, math.ceil((1 - tokens) * 1000 / rate)) end
-local perMinute = ARGV[4]
-if perMinute ~= '0' and tonumber(perMinute) > 0 and wc >= tonumber(perMinute) then return out(1, 60000 - (now % 60000)) end
+local perMinute = 0
+if ARGV[4] ~= '0' then perMinute = tonumber(ARGV[4]) end
+if perMinute > 0 and wc >= perMinute then return out(1, 60000 - (now % 60000)) end
 -- Expired leases (of an instance that died) count for nothing; they are dropped once a minute.
 local nowS = tostring(now)
 if newMinute then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', nowS) end

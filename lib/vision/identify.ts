@@ -280,7 +280,7 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
   if (!credible(ranked[0]?.distance, ranked[1]?.distance) && first.length) {
     // Should the line name no card, fromFace compares the faces of these nearest artworks: they
     // are drawn (sharp, off the main thread) while the line is read, and kept for it.
-    for (const h of ranked.slice(0, FACE_MATCH.groups)) catalogueFace(idx.meta.ids[h.row]!).catch(noop);
+    void nearestFaces(idx, ranked);
     // The reading the artwork preferred first.
     const preferred = first.find((r) => r === ranked[0]?.read);
     const found = await fromLine(idx, fine, rgb, preferred ? [preferred, ...first.filter((r) => r !== preferred)] : first);
@@ -305,8 +305,6 @@ export async function identifyPhoto(bytes: Buffer, topK: number): Promise<Identi
     index: { cards: idx.meta.ids.length, built_at: idx.meta.built_at },
   };
 }
-
-const noop = () => {};
 
 /** The card's width in the photo over the face's. */
 const widthScale = (q: Quad) => (Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y)) / 2 / FACE.width;
@@ -344,6 +342,9 @@ async function fromLine(idx: OpenIndex, fine: Fines, rgb: Rgb, readings: Reading
   return null;
 }
 
+/** The faces fromFace compares: the nearest FACE_MATCH.groups artworks' (drawn once, catalogueFace), null where a drawing failed. */
+const nearestFaces = (idx: OpenIndex, ranked: Hit[]) => ranked.slice(0, FACE_MATCH.groups).map((h) => catalogueFace(idx.meta.ids[h.row]!).catch(() => null));
+
 /**
  * The nearest artworks' cards judged by their whole faces through the outline each was read
  * through (face.ts): when the nearest face passes FACE_MATCH, the artworks judged, nearest face
@@ -352,7 +353,7 @@ async function fromLine(idx: OpenIndex, fine: Fines, rgb: Rgb, readings: Reading
  */
 async function fromFace(idx: OpenIndex, rgb: Rgb, ranked: Hit[]): Promise<Hit[] | null> {
   const top = ranked.slice(0, FACE_MATCH.groups);
-  const refs = await Promise.all(top.map((h) => catalogueFace(idx.meta.ids[h.row]!).catch(() => null)));
+  const refs = await Promise.all(nearestFaces(idx, ranked));
   // Most hits share a reading (the outline either way up, the frame): its face is read once.
   const photo = new Map<Reading, ReturnType<typeof photoFace>>();
   const faceOf = (read: Reading) => photo.get(read) ?? photo.set(read, photoFace(rgb, read.oriented)).get(read)!;
@@ -423,11 +424,9 @@ async function printings(idx: OpenIndex, fine: Fines, rgb: Rgb, ranked: Hit[], t
   const top = ranked[0];
   const printing: Printing = { sharedArtwork: top && match ? g.members(top.row).length : 0, ambiguous: false, read: null };
   const out: { row: number; distance: number; top: boolean }[] = [];
-  if (top && !match) {
-    for (const row of g.members(top.row)) out.push({ row, distance: top.distance, top: true });
-  } else if (top) {
+  if (top) {
     const members = g.members(top.row);
-    if (members.length > 1 && idx.meta.lines) {
+    if (match && members.length > 1 && idx.meta.lines) {
       const lines = members.map((row) => lineOf(idx, row));
       const r = await readPrintingNear(fine, rgb, top, lines);
       const best = Math.min(...r.misfits);
@@ -435,8 +434,8 @@ async function printings(idx: OpenIndex, fine: Fines, rgb: Rgb, ranked: Hit[], t
       printing.ambiguous = r.best < 0;
       if (r.best >= 0) printing.read = { line: lines[r.best]!.text, language: lines[r.best]!.lang };
     } else {
-      out.push({ row: top.row, distance: top.distance, top: true });
-      if (idx.meta.lines) printing.read = null;
+      // Art of its own, or a no_match: nothing read, the group's cards at its distance.
+      for (const row of members) out.push({ row, distance: top.distance, top: true });
     }
   }
   for (const h of ranked.slice(1)) {
