@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { forgetAccount } from "@/lib/accounts/keys";
+import { selectAccount } from "@/lib/accounts/queries/accounts";
+import { billingSummary } from "@/lib/billing/summary";
 import { rows } from "@/lib/db/client";
 import { recentMail } from "@/lib/mail/outbox";
 import { call } from "../helpers/api";
@@ -324,6 +326,16 @@ describe("GET /v1/billing, invoices and the portal", () => {
     expect(next.body.meta.has_more).toBe(false);
     expect(next.body.links.next).toBeUndefined();
     expectRefusal(await as(acct.key, "GET", "/v1/billing/invoices?cursor=%00"), 400, "INVALID_CURSOR");
+  });
+
+  it("the summary's standing and grace come from the same read as its status, not from an older copy of the account", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    // The copy a page or a key held before the payment-failed webhook landed.
+    const before = (await selectAccount(acct.id))!;
+    await rows(sql`update accounts set status = 'past_due', past_due_since = now() where id = ${acct.id}`);
+    const s = await billingSummary(before);
+    expect(s).toMatchObject({ status: "past_due", standing: "grace" });
+    expect(Date.parse(s.grace_ends_at!)).toBeGreaterThan(Date.now());
   });
 
   it("changing a plan without a subscription is 404 SUBSCRIPTION_NOT_FOUND", async () => {
