@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "./autocannon";
+import autocannon, { BENCH_KEYS } from "./autocannon";
 import { ensureDatabase } from "../tests/helpers/db";
 import { buildServerIfStale } from "../scripts/build-server";
 
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const url = await ensureDatabase(process.env.BENCH_DB ?? "pokeprice_bench");
   process.env.DATABASE_URL = url;
   const { makeAccount } = await import("../tests/helpers/accounts");
-  const keys = await Promise.all(Array.from({ length: 32 }, async () => (await makeAccount({ plan: "enterprise", confirmed: true })).key));
+  const keys = await Promise.all(Array.from({ length: BENCH_KEYS }, async () => (await makeAccount({ plan: "enterprise", confirmed: true })).key));
   await (await import("@/lib/db/client")).closeDb();
   const dir = mkdtempSync(path.join(tmpdir(), "cpuprof-"));
   const port = Number(process.env.BENCH_PORT ?? 3198);

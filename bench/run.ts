@@ -2,7 +2,7 @@ import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "./autocannon";
+import autocannon, { BENCH_KEYS } from "./autocannon";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { buildServerIfStale } from "../scripts/build-server";
 import { ensureDatabase } from "../tests/helpers/db";
@@ -217,6 +217,7 @@ type Load = {
 async function load(base: string, path: string, keys: string[], pgid: number, seconds: number): Promise<Load> {
   const procs0 = readProcs();
   const times: number[] = [];
+  const statuses = new Map<number, number>();
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     const inst = autocannon({
       url: base, connections: 8, duration: seconds, pipelining: 1,
@@ -227,9 +228,13 @@ async function load(base: string, path: string, keys: string[], pgid: number, se
     }, (err, res) => (err ? reject(err) : resolve(res)));
     inst.on("response", (_client: unknown, status: number, _bytes: number, duration: number) => {
       if (status < 300) times.push(duration);
+      else statuses.set(status, (statuses.get(status) ?? 0) + 1);
     });
   });
-  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${base}${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  if (r.non2xx || r.errors || r.timeouts) {
+    const by = [...statuses].map(([s, n]) => `${n} × ${s}`).join(", ");
+    throw new Error(`${base}${path}: ${r.non2xx} non-2xx (${by}), ${r.errors} errors, ${r.timeouts} timeouts`);
+  }
   const procs1 = readProcs();
   const n = r.requests.total;
   const cpu0 = groupCpuUs(procs0, pgid);
@@ -394,9 +399,7 @@ async function benchHttp(url: string) {
   }
   await ensureCatalogue();
   const { makeAccount } = await import("../tests/helpers/accounts");
-  // Enterprise keys of distinct accounts (400 requests per second each): the meter decides and
-  // charges every request against Redis, and no rate limit binds at the rates measured.
-  const keys = await Promise.all(Array.from({ length: 32 }, async () => (await makeAccount({ plan: "enterprise", confirmed: true })).key));
+  const keys = await Promise.all(Array.from({ length: BENCH_KEYS }, async () => (await makeAccount({ plan: "enterprise", confirmed: true })).key));
   const { closeDb } = await import("@/lib/db/client");
   await closeDb();
   const secs = Number(process.env.BENCH_SECONDS ?? 10);
