@@ -2,7 +2,9 @@ import { NextResponse, type NextRequest } from "next/server";
 import { fail } from "@/lib/api/respond";
 
 // Next.js answers a path with broken percent-encoding (/v1/cards/%E0%A4%A) with a plain-text
-// 500 before any route runs. Such paths are caught here and answered in the error envelope.
+// 500 before any route runs, and the pages look up what their address names in PostgreSQL,
+// whose text cannot hold U+0000 (/cards/%00, /cards?set=%00 were 500s). Such addresses are
+// caught here: the API's in the error envelope, the pages' as a plain 400.
 // And app/api/v1 holds the route modules, which Next would also serve at /api/v1/*: a second
 // API under the pages' headers (their weaker content policy) and outside the servers' /v1
 // dispatch. The API is /v1 alone.
@@ -11,13 +13,27 @@ export function proxy(request: NextRequest) {
   if (path === "/api/v1" || path.startsWith("/api/v1/")) {
     return fail(request, "NOT_FOUND", `No route ${request.method} ${path}. The API is at /v1: ${path.replace(/^\/api/, "")}.`);
   }
+  const decoded = decode(path);
+  if (path === "/v1" || path.startsWith("/v1/")) {
+    return decoded === null ? fail(request, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }) : NextResponse.next();
+  }
+  // URLSearchParams decodes leniently (a broken escape stays as it is): only a NUL is refused there.
+  const nul = (s: string) => s.includes("\u0000");
+  if (decoded !== null && !nul(decoded) && ![...request.nextUrl.searchParams].some(([k, v]) => nul(k) || nul(v))) return NextResponse.next();
+  return new NextResponse("Bad request: this address is not valid percent-encoded UTF-8 text, or holds a NUL character.\n", {
+    status: 400, headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
+function decode(path: string): string | null {
   try {
-    decodeURIComponent(request.nextUrl.pathname);
-    return NextResponse.next();
+    return decodeURIComponent(path);
   } catch {
-    return fail(request, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" });
+    return null;
   }
 }
 
-// Only paths that carry a percent sign can be broken this way; the rest never pay for a proxy.
-export const config = { matcher: ["/v1/:rest(.*%.*)", "/api/v1", "/api/v1/:rest*"] };
+// The API's paths only when they carry a percent sign (only those can be broken), so the rest
+// never pay for a proxy; every page's address, whose query reaches the database as well; not
+// Next's own assets.
+export const config = { matcher: ["/v1/:rest(.*%.*)", "/api/v1", "/api/v1/:rest*", "/((?!_next/|v1/|v1$|api/v1).*)"] };

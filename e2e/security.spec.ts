@@ -3,7 +3,8 @@ import { expect, test } from "@playwright/test";
 
 // The account side as an attacker meets it on the running app (production mode, PostgreSQL):
 // the takeover of a script account through better-auth's own sign-up and the recovery page,
-// the development outbox, and the headers that keep pages from being framed or sniffed.
+// the development outbox, the headers that keep pages from being framed or sniffed, and page
+// addresses PostgreSQL cannot look up.
 
 const uniqueEmail = (tag: string) => `e2e-${tag}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -52,4 +53,31 @@ test("pages carry the security headers and load without breaking their own polic
     await page.waitForLoadState("networkidle");
   }
   expect(violations).toEqual([]);
+});
+
+test("a page's address that does not decode, or holds a NUL, is a 400, not a 500", async ({ request }) => {
+  // The pages look up what their address names in PostgreSQL, whose text cannot hold U+0000.
+  const bad = [
+    "/cards/%E0%A4%A", "/cards/%C0%AF", "/cards/%00", "/cards/a%00b/chart", "/sets/%00", "/sets/%E0", "/series/%E0",
+    "/sealed/%00", "/sealed/%E0/chart", "/artists/%00", "/cards?set=%00", "/cards?rarity=%00", "/movers?set=%00", "/sealed?set=%00",
+  ];
+  for (const path of bad) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(400);
+    expect(await res.text(), path).toContain("not valid percent-encoded UTF-8 text, or holds a NUL");
+  }
+  // Well-formed escapes still reach their pages: Unown "?" of Unseen Forces, a search for "é".
+  for (const path of ["/cards/ex10-%3F", "/cards?q=%C3%A9", "/sets/base1"]) expect((await request.get(path)).status(), path).toBe(200);
+  expect((await request.get("/cards/no-such-card")).status()).toBe(404);
+  // Escaped twice: Next decodes a segment once, and what is left decodes to a NUL or not at all.
+  // Such a segment names nothing: 404 (the chart routes and the set symbol answered 500).
+  for (const path of ["/cards/%2500", "/cards/%25E0", "/sets/%2500", "/series/%25E0", "/artists/%2500", "/sealed/%2500"]) {
+    expect((await request.get(path)).status(), path).toBe(404);
+  }
+  for (const path of ["/cards/%2500/chart", "/cards/%25E0/chart", "/sealed/%2500/chart"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect((await res.json()).error, path).toMatch(/^No such/);
+  }
+  expect((await request.get("/sets/%2500/symbol.svg")).status()).toBe(404);
 });

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { segment } from "../../segment";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { listCards } from "@/lib/catalog/cards/list";
@@ -25,7 +26,7 @@ async function load(slug: string) {
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
-  const a = await load(decodeURIComponent((await params).slug));
+  const a = await load(segment((await params).slug) ?? notFound());
   return {
     title: `${a.name}: Pokémon cards and prices · PokéPrice`,
     description: `${a.card_count} Pokémon cards illustrated by ${a.name} in ${a.set_count} sets, with their composite price index in EUR.`,
@@ -35,7 +36,7 @@ export async function generateMetadata({ params }: { params: Promise<{ slug: str
 export default async function ArtistPage({ params, searchParams }: {
   params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | undefined>>;
 }) {
-  const a = await load(decodeURIComponent((await params).slug));
+  const a = await load(segment((await params).slug) ?? notFound());
   const sp = await searchParams;
   const byPrice = sp.sort !== "release";
   const link = (p: Record<string, string | number | undefined>) => {

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { segment } from "../../segment";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { getCard } from "@/lib/catalog/cards/get";
@@ -41,7 +42,7 @@ async function load(id: string) {
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const card = await load(decodeURIComponent((await params).id));
+  const card = await load(segment((await params).id) ?? notFound());
   const where = `${card.set.name} ${card.number}${card.printed_total ? `/${card.printed_total}` : ""}`;
   return {
     title: `${card.name} (${where}) price · PokéPrice`,
@@ -65,7 +66,7 @@ async function otherPrintings(card: CardData, artistName: string | null) {
 export default async function CardPage({ params, searchParams }: {
   params: Promise<{ id: string }>; searchParams: Promise<{ window?: string; printing?: string }>;
 }) {
-  const id = decodeURIComponent((await params).id);
+  const id = segment((await params).id) ?? notFound();
   const sp = await searchParams;
   const range = parseRange(sp.window);
   const card = await load(id);

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { segment } from "../../segment";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { getSealed } from "@/lib/catalog/lists";
@@ -33,7 +34,7 @@ async function load(id: string) {
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const p = await load(decodeURIComponent((await params).id));
+  const p = await load(segment((await params).id) ?? notFound());
   return {
     title: `${p.name} price · PokéPrice`,
     description: `${p.name} (${productTypeLabel(p.product_type)}${p.set?.name ? `, ${p.set.name}` : ""}): composite price index in EUR and price history per source.`,
@@ -43,7 +44,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export default async function SealedProductPage({ params, searchParams }: {
   params: Promise<{ id: string }>; searchParams: Promise<{ window?: string }>;
 }) {
-  const id = decodeURIComponent((await params).id);
+  const id = segment((await params).id) ?? notFound();
   const range = parseRange((await searchParams).window);
   const p = await load(id);
   const [{ body: prices }, series] = await Promise.all([getSealedPrices(p.slug, {}, FULL_VIEW), seriesOfProducts("sealed", [p.slug])]);

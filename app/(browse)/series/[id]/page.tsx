@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { segment } from "../../segment";
 import type { Metadata } from "next";
 import { allSeries, allSets, fmtDate } from "../../sets/catalogue";
 import { SetList } from "../../sets/set-list";
@@ -15,7 +16,7 @@ async function load(id: string) {
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const r = await load(decodeURIComponent((await params).id));
+  const r = await load(segment((await params).id) ?? notFound());
   return {
     title: `${r.name} series · PokéPrice`,
     description: `The ${r.set_count} sets of the ${r.name} series (${fmtDate(r.first_release_date)} to ${fmtDate(r.last_release_date)}), ${r.card_count} cards.`,
@@ -23,7 +24,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 }
 
 export default async function OneSeriesPage({ params }: { params: Promise<{ id: string }> }) {
-  const r = await load(decodeURIComponent((await params).id));
+  const r = await load(segment((await params).id) ?? notFound());
   const sets = await allSets(r.id);
   return (
     <>

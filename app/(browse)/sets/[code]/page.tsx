@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { segment } from "../../segment";
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/api/errors";
 import { getSet } from "@/lib/catalog/sets";
@@ -24,7 +25,7 @@ async function load(code: string): Promise<SetRow> {
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ code: string }> }): Promise<Metadata> {
-  const set = await load(decodeURIComponent((await params).code));
+  const set = await load(segment((await params).code) ?? notFound());
   return {
     title: `${set.name} (${badgeText(set)}) · Sets · PokéPrice`,
     description: `All ${set.card_count} cards of ${set.name}, ${set.series.name} series, released ${fmtDate(set.release_date)}, with their prices and the set's total value.`,
@@ -34,7 +35,7 @@ export async function generateMetadata({ params }: { params: Promise<{ code: str
 export default async function SetPage({ params, searchParams }: {
   params: Promise<{ code: string }>; searchParams: Promise<{ view?: string }>;
 }) {
-  const set = await load(decodeURIComponent((await params).code));
+  const set = await load(segment((await params).code) ?? notFound());
   const view = (await searchParams).view === "table" ? "table" : "grid";
   const cards = await setCards(set.id);
   const [value, demo] = await Promise.all([
