@@ -4,7 +4,7 @@ import { flushSettles } from "@/lib/meter/settle-queue";
 import { flushRequestLog } from "@/lib/usage/log";
 import { requestsPerKey } from "@/lib/usage/queries/read";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "./ids";
-import { countKeys, insertKey, revokeKey, selectByKeyHash, selectKeys, touchKey } from "./queries/accounts";
+import { countKeys, insertKey, lockKeys, revokeKey, selectByKeyHash, selectKeys, touchKey } from "./queries/accounts";
 import type { Account, KeyRecord } from "./types";
 
 // Key verification returns an outcome, never throws for an unknown key. Lookups are cached
@@ -86,10 +86,13 @@ export const MAX_KEYS = 50;
 
 /** A key the owner asks for (POST /v1/keys, the dashboard): refused past MAX_KEYS live keys. */
 export async function addKey(accountId: string, name: string, expiresAt: string | null): Promise<NewKey> {
-  if ((await countKeys(accountId)) >= MAX_KEYS) {
-    throw new ApiError("TOO_MANY_KEYS", `The account already holds ${MAX_KEYS} live keys, the most it may: delete one it no longer uses.`, { max_keys: MAX_KEYS });
-  }
-  return createKey(accountId, name, undefined, expiresAt);
+  return (await getDb()).transaction(async (tx) => {
+    await lockKeys(tx, accountId);
+    if ((await countKeys(accountId, tx)) >= MAX_KEYS) {
+      throw new ApiError("TOO_MANY_KEYS", `The account already holds ${MAX_KEYS} live keys, the most it may: delete one it no longer uses.`, { max_keys: MAX_KEYS });
+    }
+    return createKey(accountId, name, tx, expiresAt);
+  });
 }
 
 /** The account's live keys (expired ones included, marked so), each with its calls of the last 30 days. */

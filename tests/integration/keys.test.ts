@@ -66,6 +66,15 @@ describe("how many keys", () => {
     expect((await as(acct.key, "DELETE", `/v1/keys/${made[0]}`)).status).toBe(200);
     expect((await as(acct.key, "POST", "/v1/keys", { body: { name: "room again" } })).status).toBe(201);
   });
+
+  it("keys asked for at once cannot pass the limit together: the count and the insert it allows are one step", async () => {
+    const acct = await makeAccount({ plan: "enterprise", confirmed: true });
+    for (let i = 1; i < 48; i++) expect((await as(acct.key, "POST", "/v1/keys", { body: { name: `k${i}` } })).status).toBe(201);
+    // Room for two more: of six asked for at once, two are made and four refused.
+    const all = await Promise.all(Array.from({ length: 6 }, (_, i) => as(acct.key, "POST", "/v1/keys", { body: { name: `at once ${i}` } })));
+    expect(all.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    expect((await as(acct.key, "GET", "/v1/keys")).body.data).toHaveLength(50);
+  });
 });
 
 describe("rotating and deleting", () => {
