@@ -46,17 +46,18 @@ export function faceDistance(photo: Descriptor[], ref: FaceRef): number {
 }
 
 const CACHED = 2000;
-const refs = new PromiseLru<FaceRef | null>(CACHED);
+const refs = new PromiseLru<FaceRef | null, string>(CACHED);
 
 /**
- * A catalogue card's face reference, drawn once and kept (the most recent CACHED, about 4 KB
- * each; a failed drawing is not kept); null for a card gone since the index.
+ * A catalogue card's face reference for the index built at `built`, drawn once and kept (the
+ * most recent CACHED, about 4 KB each; a failed drawing is not kept); null for a card gone since
+ * the index. A rebuilt index (an import changed a card's name, number or attacks) draws it again.
  */
-export function catalogueFace(id: string): Promise<FaceRef | null> {
+export function catalogueFace(id: string, built: string): Promise<FaceRef | null> {
   return refs.get(id, async () => {
     const row = await faceRow(id);
     return row ? faceReference(await withPrinting(row)) : null;
-  }, undefined);
+  }, built, (kept) => kept === built);
 }
 
 /**

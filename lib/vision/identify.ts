@@ -343,7 +343,7 @@ async function fromLine(idx: OpenIndex, fine: Fines, rgb: Rgb, readings: Reading
 }
 
 /** The faces fromFace compares: the nearest FACE_MATCH.groups artworks' (drawn once, catalogueFace), null where a drawing failed. */
-const nearestFaces = (idx: OpenIndex, ranked: Hit[]) => ranked.slice(0, FACE_MATCH.groups).map((h) => catalogueFace(idx.meta.ids[h.row]!).catch(() => null));
+const nearestFaces = (idx: OpenIndex, ranked: Hit[]) => ranked.slice(0, FACE_MATCH.groups).map((h) => catalogueFace(idx.meta.ids[h.row]!, idx.meta.built_at).catch(() => null));
 
 /**
  * The nearest artworks' cards judged by their whole faces through the outline each was read
