@@ -13,14 +13,11 @@ const iso = (unix: number | null | undefined) => (unix ? new Date(unix * 1000).t
 
 export async function billingSummary(caller: Account, now = Date.now()) {
   const row = (await billingRow(caller.id))!;
-  // One snapshot: the account as this row has it. The caller's copy may be older (a key's cached
-  // account, or one read before a webhook landed): a status from the row beside a standing from
-  // that copy said "past_due" with a standing of "ok", and the billing page then showed no warning.
-  const account: Account = {
-    ...caller, plan: row.plan as Account["plan"], status: row.status as Account["status"], billingInterval: row.billingInterval,
-    periodStart: row.periodStart, periodEnd: row.periodEnd, trialExpiresAt: row.trialExpiresAt, pastDueSince: row.pastDueSince,
-    openInvoiceUrl: row.openInvoiceUrl,
-  };
+  // One snapshot: the account as this row has it (its billing columns over the caller's copy).
+  // The caller's copy may be older (a key's cached account, or one read before a webhook landed):
+  // a status from the row beside a standing from that copy said "past_due" with a standing of
+  // "ok", and the billing page then showed no warning.
+  const account = { ...caller, ...row } as Account;
   const s = standing(account, now);
   const grace = graceEnds(account);
   const out = {
