@@ -315,7 +315,7 @@ export function internalError(res: ServerResponse, err: unknown): void {
     res.destroy();
     return;
   }
-  res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
+  res.writeHead(500, { "content-type": "application/json; charset=utf-8", "x-credits-cost": "0" });
   res.end(JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "Internal error.", request_id: "-" } }));
 }
 

@@ -80,8 +80,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const meter = error instanceof MeterRefusal ? refusalHeaders(error) : lease ? (await settleMeter(lease, error.status)) : {};
     logRefusal(spec, req, as ?? principal, { method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
     if (principal.kind !== "account" && error.code !== "MISSING_API_KEY" && error.code !== "INVALID_API_KEY") Object.assign(meter, await unlookedTrial(spec, req));
-    // Every refused answer of a keyed route says it cost nothing, also before the meter ran.
-    return withHeaders(errorAnswer(error, reqId), principal, spec.auth === "key" ? { "x-credits-cost": "0", ...meter } : meter);
+    return withHeaders(errorAnswer(error, reqId), principal, meter);
   }
 }
 
@@ -312,6 +311,8 @@ function finish(spec: RouteSpec<any, any, any>, req: Request, reqId: string, ren
     const inm = req.headers.get("if-none-match");
     if (matchesIfNoneMatch(inm, r.etag) || (gzip && matchesIfNoneMatch(inm, headers.etag))) {
       void r.file?.stream.cancel();
+      // Free, on a public route as on a metered one (where the settle says the same).
+      headers["x-credits-cost"] = "0";
       return { status: 304, headers, body: null };
     }
   }

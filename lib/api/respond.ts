@@ -78,13 +78,18 @@ export function errorBody(err: ApiError, reqId: string): string {
   return JSON.stringify({ error });
 }
 
-/** The SPEC.md envelope for an error; a 429 also names its code in X-Error-Code. */
+/**
+ * The SPEC.md envelope for an error; a 429 also names its code in X-Error-Code. Every refused
+ * answer is refunded and says so (X-Credits-Cost: 0), keyed route or not, the router's own
+ * 404 and 405 included (SPEC.md Errors).
+ */
 export function errorAnswer(err: ApiError, reqId: string, extra?: Record<string, string>): Answer {
   const headers = corsHeaders();
   headers["content-type"] = JSON_TYPE;
   headers["cache-control"] = "no-store";
   headers["x-request-id"] = reqId;
   headers["x-error-code"] = err.code;
+  headers["x-credits-cost"] = "0";
   addHeaders(headers, err.headers);
   addHeaders(headers, extra);
   return { status: err.status, headers, body: errorBody(err, reqId) };

@@ -24,6 +24,8 @@ export function expectEnvelope(res: Response, body: unknown): ErrorBody["error"]
   for (const k of Object.keys(b.error)) expect(["code", "message", "request_id", "details"]).toContain(k);
   if (b.error.details !== undefined) expect(typeof b.error.details).toBe("object");
   expect(res.headers.get("x-request-id")).toBe(b.error.request_id);
+  // SPEC.md Errors: every 4xx and 5xx is refunded, and says so.
+  expect(res.headers.get("x-credits-cost")).toBe("0");
   return b.error;
 }
 

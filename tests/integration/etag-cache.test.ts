@@ -65,6 +65,7 @@ describe("ETag", () => {
       expect(await again.text()).toBe("");
       expect(again.headers.get("etag")).toBe(etag);
       expect(again.headers.get("x-request-id")).toBeTruthy();
+      expect(again.headers.get("x-credits-cost")).toBe("0");
       expect(again.headers.get("cache-control")).toBe(first.headers.get("cache-control"));
 
       // An ETag that does not match answers in full.
