@@ -77,6 +77,14 @@ export async function withIdempotency(
   }
 }
 
+/** Whether `key` holds a claim of its 24 hours (answered, or being answered): a request with it makes nothing new. */
+export async function claimed(scope: string, key: string): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(and(
+    eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} > now()`));
+  return !!row;
+}
+
 async function replay(scope: string, key: string, hash: string, secretField: string | undefined): Promise<Answer> {
   const db = await getDb();
   const [prior] = await db.select().from(idempotencyKeys).where(and(

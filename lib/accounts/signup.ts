@@ -3,8 +3,9 @@ import { getDb } from "@/lib/db/client";
 import { configuredOrigin } from "@/lib/env";
 import { enqueue } from "@/lib/mail/outbox";
 import { TRIAL_DAYS } from "@/lib/meter/plans";
-import { limitMail } from "./abuse";
+import { limitIp, limitMail } from "./abuse";
 import { sendConfirmation } from "./confirm";
+import { claimed, withIdempotency } from "./idempotency";
 import { newAccountId } from "./ids";
 import { createKey } from "./keys";
 import { insertAccount, selectAccount, selectAccountByAuthUser, selectAccountByEmail } from "./queries/accounts";
@@ -66,6 +67,21 @@ export async function createTrialAccount(email: string, opts: { keyName?: string
       message: `Open the link we sent to ${account.email} to unlock the full trial (800 credits over 30 days). Until then the key has 50 credits.`,
     },
   };
+}
+
+/**
+ * POST /v1/accounts/free under its Idempotency-Key. Only an attempt that may make an account
+ * counts against the caller's address: a key already claimed replays its answer (or refuses
+ * another body) for its 24 hours whatever the limit says (CONTRACT.md §2).
+ */
+export async function scriptSignup(req: Request, key: string, body: { email: string }) {
+  if (!(await claimed("accounts_free", key))) {
+    const ip = await limitIp(req, "signup");
+    if (!ip.ok) throw ip.error;
+  }
+  return withIdempotency("accounts_free", key, body, async () => ({
+    status: 201, body: { data: await createTrialAccount(body.email) },
+  }), { secretField: "api_key" });
 }
 
 export type Registered = { email: string; next_step: { action: "confirm_email"; message: string } };

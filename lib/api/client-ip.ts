@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { configuredOrigin, env } from "@/lib/env";
 
 // Who is calling, for per-address limits. The address comes from the TCP socket, never from a
 // header a client can write: the app's own servers (server/app.ts, server/lean.ts) remove any
@@ -52,6 +53,16 @@ export function clientIp(req: Request): string {
 /** Loopback callers: the embedded default shows its development outbox to them only. */
 export function isLoopback(ip: string): boolean {
   return ip === "::1" || /^127\./.test(ip);
+}
+
+/**
+ * A caller on this very machine of the embedded default (no DATABASE_URL, no proxy in front,
+ * under one of this machine's own names): whoever ran `npm start`. Its development outbox opens
+ * to them, and their script signups are not counted against an address (lib/accounts/abuse.ts).
+ */
+export function localOwner(req: Request): boolean {
+  const e = env();
+  return !e.DATABASE_URL && e.TRUST_PROXY === 0 && isLoopback(clientIp(req)) && namesThisMachine(req.headers.get("host"), configuredOrigin());
 }
 
 /**

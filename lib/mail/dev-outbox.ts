@@ -1,4 +1,4 @@
-import { clientIp, isLoopback, namesThisMachine } from "@/lib/api/client-ip";
+import { localOwner, namesThisMachine } from "@/lib/api/client-ip";
 import { isOperator } from "@/lib/api/auth";
 import { configuredOrigin, env } from "@/lib/env";
 
@@ -15,6 +15,6 @@ export function outboxAccess(req: Request): OutboxAccess {
   if (isOperator(req)) return "operator";
   if (!namesThisMachine(req.headers.get("host"), configuredOrigin())) return "closed";
   if (env().NODE_ENV !== "production") return "development";
-  if (!env().DATABASE_URL && env().TRUST_PROXY === 0 && isLoopback(clientIp(req))) return "local";
+  if (localOwner(req)) return "local";
   return "closed";
 }

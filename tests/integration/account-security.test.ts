@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import * as authRoute from "@/app/api/auth/[...all]/route";
 import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
+import { limitIp } from "@/lib/accounts/abuse";
 import { completeRecovery, requestRecovery } from "@/lib/accounts/recovery";
 import { signIn } from "@/lib/accounts/signin";
 import { createPasswordUser, findUserByEmail, getAuth } from "@/lib/auth";
@@ -20,7 +21,7 @@ let ipSeq = 0;
 const freshIp = () => `10.91.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`;
 const json = { "content-type": "application/json" };
 
-const ENV_KEYS = ["RATE_LIMIT_MAIL_RECIPIENT", "SIGNIN_LOCKOUT", "NODE_ENV", "DATABASE_URL", "ADMIN_TOKEN", "PUBLIC_BASE_URL", "SMTP_URL"];
+const ENV_KEYS = ["RATE_LIMIT_SIGNUP", "TRUST_PROXY", "RATE_LIMIT_MAIL_RECIPIENT", "SIGNIN_LOCKOUT", "NODE_ENV", "DATABASE_URL", "ADMIN_TOKEN", "PUBLIC_BASE_URL", "SMTP_URL"];
 const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 afterEach(() => {
   for (const k of ENV_KEYS) {
@@ -264,6 +265,56 @@ describe("links in mail", () => {
     });
     const [m] = await mails(email, "confirm_email");
     expect(m!.text_body).toMatch(/^http:\/\/localhost:\d+\/confirm-email\?token=/m);
+  });
+});
+
+describe("the script signup's limit per address", () => {
+  const signup = (ip: string, key: string, email: string) => call("POST", "/v1/accounts/free", {
+    anonymous: true, headers: { ...json, "idempotency-key": key, [CLIENT_IP_HEADER]: ip }, body: JSON.stringify({ email }),
+  });
+
+  it("counts the attempts that may make an account, not replays of one made: those answer for their 24 hours", async () => {
+    setEnv({ RATE_LIMIT_SIGNUP: "2/3600" });
+    const ip = freshIp();
+    const [key, email] = [randomUUID(), newEmail("replayed")];
+    const first = await signup(ip, key, email);
+    expect(first.status).toBe(201);
+    const made = (await first.json()).data;
+    const replayed = async () => {
+      const again = await signup(ip, key, email);
+      expect(again.status).toBe(201);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect((await again.json()).data).toEqual(made);
+    };
+    for (let i = 0; i < 3; i++) await replayed();
+    const second = await signup(ip, randomUUID(), newEmail("second"));
+    expect(second.status).toBe(201);
+    await second.arrayBuffer();
+    const third = await signup(ip, randomUUID(), newEmail("third"));
+    expect(third.status).toBe(429);
+    expect(expectEnvelope(third, await third.json()).code).toBe("RATE_LIMITED");
+    // The address's limit spent, the first key still answers as it did.
+    await replayed();
+  });
+
+  it("on the embedded default, does not count this machine's own: under another name, on PostgreSQL or from elsewhere it does", async () => {
+    setEnv({ RATE_LIMIT_SIGNUP: "1/3600", DATABASE_URL: undefined, TRUST_PROXY: undefined, PUBLIC_BASE_URL: undefined });
+    const req = (ip: string, host = "localhost:3000") => new Request("http://x/v1/accounts/free", { method: "POST", headers: { [CLIENT_IP_HEADER]: ip, host } });
+    const twice = async (r: () => Request) => [(await limitIp(r(), "signup")).ok, (await limitIp(r(), "signup")).ok];
+    for (let i = 0; i < 3; i++) {
+      expect((await limitIp(req("::1"), "signup")).ok).toBe(true);
+      expect((await limitIp(req("127.0.0.1"), "register")).ok).toBe(true);
+    }
+    const remote = freshIp();
+    expect(await twice(() => req(remote))).toEqual([true, false]);
+    const rebound = `127.91.${ipSeq >> 8 & 255}.${++ipSeq & 255}`;
+    expect(await twice(() => req(rebound, "rebind.evil.example:3000"))).toEqual([true, false]);
+    setEnv({ TRUST_PROXY: "1" });
+    const proxied = `127.92.${ipSeq >> 8 & 255}.${++ipSeq & 255}`;
+    expect(await twice(() => req(proxied))).toEqual([true, false]);
+    setEnv({ TRUST_PROXY: undefined, DATABASE_URL: "postgres://x@127.0.0.1/db" });
+    const deployed = `127.93.${ipSeq >> 8 & 255}.${++ipSeq & 255}`;
+    expect(await twice(() => req(deployed))).toEqual([true, false]);
   });
 });
 

@@ -1,9 +1,7 @@
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
-import { limitIp } from "@/lib/accounts/abuse";
-import { withIdempotency } from "@/lib/accounts/idempotency";
 import { EmailBody, IdempotencyHeaders, SignupResponse } from "@/lib/accounts/schemas";
-import { createTrialAccount } from "@/lib/accounts/signup";
+import { scriptSignup } from "@/lib/accounts/signup";
 import { COSTS } from "@/lib/meter/costs";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
@@ -24,12 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.none,
     etag: false,
     handler: async ({ req, body }) => {
-      const key = req.headers.get("idempotency-key")!;
-      const ip = await limitIp(req, "signup");
-      if (!ip.ok) throw ip.error;
-      const r = await withIdempotency("accounts_free", key, body, async () => ({
-        status: 201, body: { data: await createTrialAccount(body.email) },
-      }), { secretField: "api_key" });
+      const r = await scriptSignup(req, req.headers.get("idempotency-key")!, body);
       const headers: Record<string, string> = r.replayed ? { "idempotent-replayed": "true" } : {};
       return { status: r.status, body: r.body, headers };
     },
