@@ -308,15 +308,19 @@ function dropRestOf(req: IncomingMessage): void {
   dropBody(req);
 }
 
-/** An answer in the API's envelope when a server itself fails (no stack, no details). */
+/**
+ * An answer in the API's envelope when a server itself fails (no stack, no details), with a
+ * request id of its own, logged with the fault, as every answer has one (CONTRACT.md §8).
+ */
 export function internalError(res: ServerResponse, err: unknown): void {
-  console.error("[server]", err);
+  const a = errorAnswer(new ApiError("INTERNAL_ERROR", "Internal error."), newRequestId());
+  console.error(`[server] ${a.headers["x-request-id"]}`, err);
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(500, { "content-type": "application/json; charset=utf-8", "x-credits-cost": "0" });
-  res.end(JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "Internal error.", request_id: "-" } }));
+  res.writeHead(500, a.headers);
+  res.end(a.body);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
-import { securityHeaders, setSecurityHeaders, shutDown, stampClientIp } from "@/server/http";
+import { internalError, securityHeaders, setSecurityHeaders, shutDown, stampClientIp } from "@/server/http";
 
 // The servers under faults. A request whose connection is already gone reaches the handlers with
 // `req.socket` null (seen on the custom server, under clients that gave up): reading the address
@@ -25,6 +25,31 @@ describe("a request without its socket", () => {
     const set: Record<string, string> = {};
     setSecurityHeaders(orphan(), { setHeader: (n: string, v: string) => (set[n] = v) } as unknown as ServerResponse, false);
     expect(set["x-frame-options"]).toBe("DENY");
+  });
+});
+
+describe("a fault of the server itself", () => {
+  it("answers 500 INTERNAL_ERROR in the envelope, with a request id of its own, free, and no stack", () => {
+    const sent: { status?: number; headers?: Record<string, string>; body?: string } = {};
+    const res = {
+      headersSent: false,
+      writeHead: (status: number, headers: Record<string, string>) => Object.assign(sent, { status, headers }),
+      end: (body: string) => void (sent.body = body),
+    } as unknown as ServerResponse;
+    const logged = console.error;
+    console.error = () => undefined;
+    try {
+      internalError(res, new Error("relation \"cards\" does not exist at Object.query"));
+    } finally {
+      console.error = logged;
+    }
+    const body = JSON.parse(sent.body!);
+    expect(sent.status).toBe(500);
+    expect(body.error.code).toBe("INTERNAL_ERROR");
+    expect(body.error.request_id).toMatch(/^req_/);
+    expect(sent.headers!["x-request-id"]).toBe(body.error.request_id);
+    expect(sent.headers!["x-credits-cost"]).toBe("0");
+    expect(sent.body).not.toMatch(/relation|Object\.query/);
   });
 });
 
