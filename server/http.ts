@@ -6,6 +6,7 @@ import type { Answer } from "@/lib/api/answer";
 import { CLIENT_IP_HEADER, resolveClientIp, trustClientIpHeader } from "@/lib/api/client-ip";
 import { knownUrl } from "@/lib/api/context";
 import { ApiError, type ErrorCode } from "@/lib/api/errors";
+import { OPERATOR_TOKEN_MIN, operatorToken } from "@/lib/api/operator-token";
 import { errorAnswer, newRequestId } from "@/lib/api/respond";
 import { env } from "@/lib/env";
 
@@ -330,8 +331,10 @@ export function internalError(res: ServerResponse, err: unknown): void {
 export function checkBeforeListening(): void {
   env();
   const token = process.env.ADMIN_TOKEN;
-  if (token !== undefined && token.length < 32) {
-    throw new Error("ADMIN_TOKEN must be at least 32 characters (e.g. `openssl rand -hex 32`); unset it to disable the operator routes.");
+  if (token !== undefined && token.length < OPERATOR_TOKEN_MIN) {
+    const advice = `ADMIN_TOKEN must be at least ${OPERATOR_TOKEN_MIN} characters (e.g. \`openssl rand -hex 32\`); unset it to disable the operator routes.`;
+    if (operatorToken() === undefined) throw new Error(advice);
+    console.warn(`[server] ${advice} Taken on the embedded default only.`);
   }
   trustClientIpHeader();
 }

@@ -4,6 +4,7 @@ import { verifyKey } from "@/lib/accounts/keys";
 import type { Account } from "@/lib/accounts/types";
 import { clientIp, UNKNOWN_IP } from "./client-ip";
 import { ApiError } from "./errors";
+import { operatorToken } from "./operator-token";
 import { fail } from "./respond";
 
 // Step 3: who is calling. `X-Api-Key: <key>`, or `Authorization: Bearer <key>` as an alias.
@@ -91,12 +92,12 @@ const digest = (s: string) => createHash("sha256").update(s).digest();
 
 /**
  * Whether the request carries the operator token. Both sides are hashed first, so the
- * comparison takes the same time whatever the length or content of a guess; a configured
- * token shorter than 32 characters counts as none (the servers refuse to start with one).
+ * comparison takes the same time whatever the length or content of a guess; a configured token
+ * that may not be used (operatorToken) counts as none.
  */
 export function isOperator(req: Request): boolean {
-  const token = process.env.ADMIN_TOKEN;
-  if (!token || token.length < 32) return false;
+  const token = operatorToken();
+  if (!token) return false;
   const given = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization")?.trim() ?? "")?.[1] ?? "";
   return timingSafeEqual(digest(given), digest(token));
 }

@@ -8,6 +8,8 @@ import { signIn } from "@/lib/accounts/signin";
 import { createPasswordUser, findUserByEmail, getAuth } from "@/lib/auth";
 import { resetEnvForTests } from "@/lib/env";
 import { outboxAccess } from "@/lib/mail/dev-outbox";
+import { isOperator } from "@/lib/api/auth";
+import { checkBeforeListening } from "@/server/http";
 import { call } from "../helpers/api";
 import { count, query, queryOne } from "../helpers/db";
 import { expectEnvelope } from "../helpers/expect";
@@ -315,6 +317,31 @@ describe("the script signup's limit per address", () => {
     setEnv({ TRUST_PROXY: undefined, DATABASE_URL: "postgres://x@127.0.0.1/db" });
     const deployed = `127.93.${ipSeq >> 8 & 255}.${++ipSeq & 255}`;
     expect(await twice(() => req(deployed))).toEqual([true, false]);
+  });
+});
+
+describe("a short operator token", () => {
+  const asOperator = (token: string) => isOperator(new Request("http://x/v1/admin/accounts/acct_x", { headers: { authorization: `Bearer ${token}` } }));
+
+  it("keeps a deployment on PostgreSQL from starting, and opens nothing there", () => {
+    setEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://x@127.0.0.1/db", ADMIN_TOKEN: "short-and-guessable" });
+    expect(() => checkBeforeListening()).toThrow(/at least 32 characters/);
+    expect(asOperator("short-and-guessable")).toBe(false);
+  });
+
+  it("is taken on the embedded default, a machine's own test database, with a warning", () => {
+    setEnv({ NODE_ENV: "production", DATABASE_URL: undefined, ADMIN_TOKEN: "blackbox-admin" });
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (m: string) => void warned.push(m);
+    try {
+      checkBeforeListening();
+    } finally {
+      console.warn = warn;
+    }
+    expect(warned.join("\n")).toMatch(/at least 32 characters/);
+    expect(asOperator("blackbox-admin")).toBe(true);
+    expect(asOperator("blackbox-admiN")).toBe(false);
   });
 });
 
