@@ -49,20 +49,24 @@ function timeOf(iso: string): number {
 
 export function productPrices(series: SeriesRead[], account: Account, filters: QuoteFilters, printRegion: string | null, now = Date.now()): ProductPrices {
   let withheld = 0;
-  let delayedHours = 0;
   const allowed: Quote[] = [];
   const entries: IndexEntry[] = [];
+  let head: IndexEntry | undefined;
   for (const s of series) {
-    // The headline INDEX series is the index object itself, not a quote row.
-    if (s.source === "INDEX" && s.locale === null && s.printing === null) continue;
+    // The headline INDEX series is the index object itself, not a quote row. It is also the one
+    // entry of a product whose figures name neither locale nor printing (a community report):
+    // refresh-index writes that entry as the headline.
+    if (s.source === "INDEX" && s.locale === null && s.printing === null) {
+      const p = planAllows(account, s) ? servablePoint(s, now) : undefined;
+      if (p) head = { locale: null, printing: null, eur: p.amount, as_of: p.as_of, sample_n: p.sample_n ?? 0 };
+      continue;
+    }
     if (!planAllows(account, s)) {
       withheld++;
       continue;
     }
     const p = servablePoint(s, now);
     if (!p) continue;
-    const delay = delayHours(s.source);
-    if (delay > delayedHours) delayedHours = delay;
     const q: Quote = {
       source: s.source, variant: s.variant, basis: s.basis, amount: p.amount, currency: s.currency, locale: s.locale, condition: s.condition,
       printing: s.printing, grading: s.grading_score ? { ...(s.grading_company ? { company: s.grading_company } : {}), score: s.grading_score } : null,
@@ -71,10 +75,12 @@ export function productPrices(series: SeriesRead[], account: Account, filters: Q
     allowed.push(q);
     if (s.source === "INDEX") entries.push({ locale: s.locale, printing: s.printing, eur: p.amount, as_of: p.as_of, sample_n: p.sample_n ?? 0 });
   }
-  const index = headline(entries, primaryLocaleOf(printRegion));
+  const index = headline(entries.length || !head ? entries : [head], primaryLocaleOf(printRegion));
   const quotes = allowed.filter((q) =>
     (!filters.source || q.source === filters.source) && (!filters.variant || q.variant === filters.variant) && (!filters.locale || q.locale === filters.locale));
   quotes.sort(ORDER);
+  // The longest delay among the rows served, as the OpenAPI document says (not among those the filters left out).
+  const delayedHours = quotes.reduce((m, q) => Math.max(m, delayHours(q.source)), 0);
   return { index, quotes, withheld, delayedHours };
 }
 

@@ -56,4 +56,24 @@ describe("current quotes", () => {
     }
     expect(productPrices([], paid, {}, "WEST", NOW)).toMatchObject({ index: null, quotes: [] });
   });
+
+  it("meta.delayed_hours is the longest delay among the rows served", () => {
+    expect(productPrices(all, paid, { source: "INDEX" }, "WEST", NOW).delayedHours).toBe(0);
+    expect(productPrices(all, paid, { source: "CARDMARKET" }, "WEST", NOW).delayedHours).toBe(24);
+    expect(productPrices(all, trial, { locale: "de" }, "WEST", NOW)).toMatchObject({ quotes: [], delayedHours: 0 });
+  });
+
+  it("a product whose only figures name no language has an index: the headline series is its one entry", () => {
+    const community = [
+      series({ source: "COMMUNITY", variant: "MARKET", locale: null, printing: null, condition: null, points: [["2026-11-22", 0.21]] }),
+      series({ source: "INDEX", variant: "INDEX", basis: "DERIVED", locale: null, printing: null, points: [["2026-11-22", 0.21]] }),
+    ];
+    const p = productPrices(community, paid, {}, "JP", NOW);
+    expect(p.index).toMatchObject({ eur: 0.21, as_of: "2026-11-22", by_locale: [{ locale: null, printing: null, eur: 0.21 }] });
+    expect(p.quotes.map((q) => q.source)).toEqual(["COMMUNITY"]);
+    // The trial sees English rows only: a figure of no stated language is not one.
+    expect(productPrices(community, trial, {}, "JP", NOW).index).toBeNull();
+    // Beside entries of their own, the headline is not an entry again.
+    expect(productPrices(all, paid, {}, "WEST", NOW).index!.by_locale.map((e) => e.locale)).toEqual(["de", "en"]);
+  });
 });
