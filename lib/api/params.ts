@@ -84,10 +84,10 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
     return new ApiError(own[param]!, `${param} is too long: ${issue.message}`, { parameter: param, max_length: (issue as { maximum?: unknown }).maximum });
   }
   if (param === "limit" && issue.code === "too_big") {
-    const requested = (issue as { input?: unknown }).input;
-    return new ApiError("LIMIT_EXCEEDED", `limit may be at most ${MAX_LIMIT}.`, {
-      max: MAX_LIMIT, requested: typeof requested === "number" ? requested : undefined,
-    });
+    // The route's own maximum, which details.max must state (MAX_LIMIT unless it allows fewer).
+    const { input: requested, maximum } = issue as { input?: unknown; maximum?: unknown };
+    const max = typeof maximum === "number" ? maximum : MAX_LIMIT;
+    return new ApiError("LIMIT_EXCEEDED", `limit may be at most ${max}.`, { max, requested: typeof requested === "number" ? requested : undefined });
   }
   if (issue.code === "invalid_value" && "values" in issue) {
     return new ApiError("INVALID_PARAMETER", `${param} must be one of ${issue.values.join(", ")}.`, {

@@ -191,6 +191,10 @@ describe("GET /v1/prices/movers", () => {
     expect(res.headers.get("x-credits-cost")).toBe("3");
     expect(body.data.rose.find((m: any) => m.id === rise)).toMatchObject({ from: { eur: 10 }, to: { eur: 15 }, change_pct: 50, change_eur: 5 });
     expect(body.data.fell.find((m: any) => m.id === fall)).toMatchObject({ change_pct: -40 });
+    // limit is 1 to 250 here as everywhere (SPEC.md Cost rules); above, LIMIT_EXCEEDED says so.
+    expect((await getJson("/v1/prices/movers?window=30d&set=base1&limit=250", { "x-api-key": growth.key })).res.status).toBe(200);
+    const over = await getJson("/v1/prices/movers?window=30d&limit=251", { "x-api-key": growth.key });
+    expect([over.res.status, over.body.error.code, over.body.error.details]).toEqual([400, "LIMIT_EXCEEDED", { max: 250, requested: 251 }]);
     // The 7-day window has no point near its start: no move.
     const week = (await getJson("/v1/prices/movers?window=7d&set=base1", { "x-api-key": growth.key })).body;
     expect(week.data.rose.find((m: any) => m.id === rise)).toBeUndefined();
