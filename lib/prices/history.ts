@@ -36,15 +36,20 @@ export function dayRange(from: string, to: string, before = 0): string[] {
 /**
  * Daily points carry the latest known value up to the series' last observation (a source that
  * re-reads a card every 48 h still has a point every day); week and month points are the mean of
- * their days, with the low, the high and how many days they cover. Days still under the
- * source's delay are left out. `days` may be passed in to share one dayRange among series.
+ * their days, with the low, the high and how many days they cover. A third-party source's days
+ * run to the last one that began longer ago than its delay, and its figures to `servableAsOf`,
+ * the date of the newest figure the current-prices route serves (quotes.ts servablePoint):
+ * between the two the served figure is carried, so history shows what the route shows. Without
+ * it, figures stop a day earlier, which no figure observed late in its day outruns. `days` may
+ * be passed in to share one dayRange among series.
  */
 export function historyPoints(
   pairs: [string, number][],
-  o: { from: string; to: string; interval: Interval; source: string; lastAsOf: string; now: number; days?: string[] },
+  o: { from: string; to: string; interval: Interval; source: string; lastAsOf: string; now: number; days?: string[]; servableAsOf?: string },
 ): HistoryPoint[] {
-  const delay = delayHours(o.source);
-  const cutoff = delay > 0 ? new Date(o.now - delay * 3_600_000 - DAY).toISOString().slice(0, 10) : "9999-12-31";
+  const delayMs = delayHours(o.source) * 3_600_000;
+  const cutoff = delayMs > 0 ? new Date(o.now - delayMs - 1).toISOString().slice(0, 10) : "9999-12-31";
+  const figures = delayMs > 0 ? (o.servableAsOf ?? new Date(o.now - delayMs - DAY).toISOString().slice(0, 10)) : cutoff;
   const last = o.lastAsOf < cutoff ? o.lastAsOf : cutoff;
   const known = new Map(pairs);
   const daily: HistoryPoint[] = [];
@@ -52,7 +57,7 @@ export function historyPoints(
   // A week before the window, so that a carried value exists on the window's first day.
   for (const d of o.days ?? dayRange(o.from, o.to, 7)) {
     if (d > last) break;
-    const v = known.get(d);
+    const v = d <= figures ? known.get(d) : undefined;
     if (v !== undefined) carry = v;
     if (d >= o.from && carry !== undefined) daily.push({ date: d, amount: carry });
   }

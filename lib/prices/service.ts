@@ -4,7 +4,7 @@ import { selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
 import { cardIndex, findCard, lookupCard, parseIds } from "@/lib/catalog/cards/get";
 import { pricesOf } from "./embed";
 import { monthsOf, sealedSlug, seriesOfProducts, type SeriesRead } from "./queries/read";
-import { planAllows, planNotes, productPrices, type QuoteFilters } from "./quotes";
+import { planAllows, planNotes, productPrices, servablePoint, type QuoteFilters } from "./quotes";
 import { SOURCES } from "./sources";
 import { monthKey, unpack } from "./pack";
 import { dayRange, historyPoints, stats, windowStart, type Interval, type Window } from "./history";
@@ -92,7 +92,7 @@ export async function getHistory(id: string, q: { window: Window; interval: Inte
       source: s.source, variant: s.variant, basis: s.basis, currency: s.currency, locale: s.locale, condition: s.condition, printing: s.printing,
       grading: s.grading_score ? { ...(s.grading_company ? { company: s.grading_company } : {}), score: s.grading_score } : null,
       provenance: s.provenance,
-      points: historyPoints(pts.get(s.id) ?? [], { from, to, interval: q.interval, source: s.source, lastAsOf: s.last_as_of, now, days }),
+      points: historyPoints(pts.get(s.id) ?? [], { from, to, interval: q.interval, source: s.source, lastAsOf: s.last_as_of, now, days, servableAsOf: servablePoint(s, now)?.as_of }),
     }))
     .filter((s) => s.points.length);
   return {

@@ -35,10 +35,17 @@ describe("history", () => {
     expect(pts.map((p) => p.amount)).toEqual([5, 5, 7, 7, 9]);
   });
 
-  it("third-party days still under their delay are left out", () => {
-    const pairs = days("2026-11-15", 8, () => 3);
-    const pts = historyPoints(pairs, { from: "2026-11-15", to: "2026-11-22", interval: "day", source: "CARDMARKET", lastAsOf: "2026-11-22", now: NOW });
-    expect(pts.at(-1)!.date).toBe("2026-11-20");
+  it("third-party days still under their delay are left out; the figure the quotes serve is carried to the last day past it", () => {
+    const pairs = days("2026-11-15", 8, (i) => 3 + i);
+    const o = { from: "2026-11-15", to: "2026-11-22", interval: "day" as const, source: "CARDMARKET", lastAsOf: "2026-11-22", now: NOW };
+    // At 12:00 on the 22nd, the 21st began 36 h ago (past Cardmarket's 24 h), the 22nd 12 h ago.
+    const served = historyPoints(pairs, { ...o, servableAsOf: "2026-11-21" });
+    expect(served.at(-1)).toEqual({ date: "2026-11-21", amount: 9 });
+    // A source read every 48 h: the figure served (the 20th's) is the 21st's point too, not the 22nd's unserved one.
+    const sparse: [string, number][] = [["2026-11-18", 4], ["2026-11-20", 6], ["2026-11-22", 8]];
+    expect(historyPoints(sparse, { ...o, servableAsOf: "2026-11-20" }).slice(-2)).toEqual([{ date: "2026-11-20", amount: 6 }, { date: "2026-11-21", amount: 6 }]);
+    // Without the served figure's date, figures stop a day earlier.
+    expect(historyPoints(pairs, o).at(-1)).toEqual({ date: "2026-11-21", amount: 8 });
   });
 
   it("stats: low, high, median, first, last and change", () => {

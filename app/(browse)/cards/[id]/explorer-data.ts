@@ -4,7 +4,7 @@ import { loadFx } from "@/lib/prices/fx";
 import { historyPoints, stats } from "@/lib/prices/history";
 import { monthKey, unpack } from "@/lib/prices/pack";
 import { monthsOf, seriesOfProducts, type SeriesRead } from "@/lib/prices/queries/read";
-import type { Quote } from "@/lib/prices/quotes";
+import { servablePoint, type Quote } from "@/lib/prices/quotes";
 import { sourceLabel, variantLabel } from "@/lib/prices/labels";
 import { isDemoProvenance, isHeadlineIndex } from "../demo";
 import type { ChartData, ChartLine, Range } from "./explorer-types";
@@ -102,7 +102,7 @@ export async function chartData(
   for (const s of chosen) {
     const isIndex = s.source === "INDEX";
     const key = isIndex ? "INDEX" : s.source;
-    const pts = historyPoints(pairs.get(s.id) ?? [], { from, to, interval, source: s.source, lastAsOf: s.last_as_of, now });
+    const pts = historyPoints(pairs.get(s.id) ?? [], { from, to, interval, source: s.source, lastAsOf: s.last_as_of, now, servableAsOf: servablePoint(s, now)?.as_of });
     let n = 0;
     for (const p of pts) {
       const v = toEur(p.amount, s.currency, p.date, fx);
