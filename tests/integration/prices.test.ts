@@ -108,6 +108,19 @@ describe("GET /v1/cards/{id}/prices", () => {
     const { body } = await getJson("/v1/cards/base1-3/prices");
     expect(body.data).toEqual({ card_id: "base1-3", index: null, quotes: [] });
   });
+
+  it("a figure still under its source's delay reaches neither the quotes nor the index", async () => {
+    const id = "base1-5";
+    await query("delete from price_series where product_id = $1", [id]);
+    await query("delete from price_docs where product_id = $1", [id]);
+    const line = (date: string, trend: number) => j({ product: `card:${id}`, date, language: "en", printing: "HOLOFOIL", trend });
+    // Today's Cardmarket figure began less than 24 hours ago; the one of two days ago is served.
+    await refreshPrices(feeds({ [`cardmarket/delay-${Date.now()}.ndjson`]: [line(day(-2), 10), line(day(0), 30)] }), quiet());
+    await refreshIndex(quiet());
+    const { body } = await getJson(`/v1/cards/${id}/prices`);
+    expect(body.data.quotes.filter((q: any) => q.source === "CARDMARKET").map((q: any) => [q.amount, q.as_of])).toEqual([[10, day(-2)]]);
+    expect(body.data.index).toMatchObject({ eur: 10, as_of: day(-2), sample_n: 1 });
+  });
 });
 
 describe("the other price routes", () => {

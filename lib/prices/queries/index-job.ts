@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import { getDb, rows, type Db } from "@/lib/db/client";
 import { lockChangeFeed } from "@/lib/changes/lock";
+import type { StoredPoint } from "@/lib/db/schema";
 import type { IndexInput } from "../composite";
+import { servablePoint } from "../quotes";
+import { unpackRecent } from "./recent";
 
 // Reads and writes of refresh-index.
 
@@ -24,25 +27,31 @@ export async function productsWithSeries(after: ProductRef | null, limit: number
     group by product_kind, product_id order by product_kind, product_id limit ${limit}`, db);
 }
 
-/** The newest figure of every third-party series (of `products`, or of all), grouped by product. */
-export async function currentFigures(products?: ProductRef[], db?: Db): Promise<Map<string, ProductFigures>> {
+/**
+ * The figure of every third-party series (of `products`, or of all) that the current-prices
+ * route would serve at `now` (quotes.ts servablePoint: past its source's delay), grouped by
+ * product: the index, served at once, must not pass on a figure its source still withholds.
+ */
+export async function currentFigures(products?: ProductRef[], db?: Db, now = Date.now()): Promise<Map<string, ProductFigures>> {
   const found = await rows<{
     product_kind: string; product_id: string; source: string; variant: string; currency: string; locale: string | null; condition: string | null;
-    printing: string | null; graded: boolean; amount: number; as_of: string; provenance: string; print_region: string | null;
+    printing: string | null; graded: boolean; recent: StoredPoint[]; provenance: string; print_region: string | null;
   }>(sql`
     select s.product_kind, s.product_id, s.source, s.variant, s.currency, s.locale, s.condition, s.printing,
       (s.grading_company is not null or s.grading_score is not null) as graded,
-      (s.recent->0->>1)::float8 as amount, s.recent->0->>0 as as_of, s.provenance, c.print_region
+      s.recent, s.provenance, c.print_region
     from price_series s left join cards c on s.product_kind = 'card' and c.id = s.product_id
     where s.source <> 'INDEX' and json_array_length(s.recent) > 0 ${amongProducts(products, "s.")}`, db);
   const out = new Map<string, ProductFigures>();
   for (const r of found) {
+    const point = servablePoint({ source: r.source, recent: unpackRecent(r.recent) }, now);
+    if (!point) continue;
     const ref = `${r.product_kind}:${r.product_id}`;
     const f = out.get(ref) ?? { kind: r.product_kind, id: r.product_id, printRegion: r.print_region, demo: false, rows: [] };
     if (r.provenance.includes("demo")) f.demo = true;
     f.rows.push({
       source: r.source, variant: r.variant, currency: r.currency, locale: r.locale, condition: r.condition, printing: r.printing,
-      graded: r.graded, amount: Number(r.amount), as_of: r.as_of,
+      graded: r.graded, amount: point.amount, as_of: point.as_of,
     });
     out.set(ref, f);
   }
