@@ -31,7 +31,7 @@ import { setProductIndex } from "./queries/index-job";
 const DAY = 86_400_000;
 const CURRENCIES = { USD: 1.08, JPY: 162, GBP: 0.86 } as const;
 
-type Def = {
+export type Def = {
   source: string; variant: string; basis: string; currency: string; locale: string | null; condition: string | null; printing: string | null;
   grade: string | null; factor: number; cadence: number; provenance: string;
 };
@@ -96,10 +96,15 @@ export function cardSeries(card: DemoCard, r: Rng): Def[] {
 
 const SEALED_EUR: [RegExp, number][] = [[/case/i, 600], [/booster[-_ ]?box|display/i, 140], [/elite|etb/i, 55], [/collection|box/i, 35], [/tin/i, 22], [/blister/i, 12], [/pack|booster/i, 5]];
 
-function sealedSeries(): Def[] {
+/**
+ * The series of a sealed product: as the providers' feeds state them (lib/prices/feed.ts), so
+ * that today's feed line continues the stored year: Cardmarket's and TCGplayer's lines always
+ * name a printing and read as near mint; eBay's name neither.
+ */
+export function sealedSeries(): Def[] {
   return [
-    def("CARDMARKET", "TREND", "SOLD", "EUR", { condition: null }), def("CARDMARKET", "LOW", "ASKING", "EUR", { condition: null, factor: 0.88 }),
-    def("TCGPLAYER", "MARKET", "SOLD", "USD", { condition: null, factor: 1.05 }), def("EBAY", "MARKET", "SOLD", "USD", { condition: null, factor: 1.1 }),
+    def("CARDMARKET", "TREND", "SOLD", "EUR", { printing: "NORMAL" }), def("CARDMARKET", "LOW", "ASKING", "EUR", { printing: "NORMAL", factor: 0.88 }),
+    def("TCGPLAYER", "MARKET", "SOLD", "USD", { printing: "NORMAL", factor: 1.05 }), def("EBAY", "MARKET", "SOLD", "USD", { condition: null, factor: 1.1 }),
   ];
 }
 
@@ -410,6 +415,19 @@ function defRow(prod: Product, d: Def, v: Float64Array, days: string[], hist: nu
 /** Today's figure as its provider would send it (docs/price-feeds.md). */
 function addFeedLine(feed: Map<string, string[]>, prod: Product, d: Def, amount: number, day: string) {
   if (Number.isNaN(amount)) return;
+  const line = feedLine(prod, d, amount, day);
+  if (!line) return;
+  const lines = feed.get(d.source) ?? [];
+  lines.push(JSON.stringify(line));
+  feed.set(d.source, lines);
+}
+
+/**
+ * A demo series' figure of `day` as its provider's feed line, null where the provider sends none
+ * (SNKRDUNK's asking price). The line must read back (lib/prices/feed.ts) into the series the
+ * history was stored as, or that day would begin a second series beside it.
+ */
+export function feedLine(prod: Pick<Product, "kind" | "id" | "r">, d: Def, amount: number, day: string): Record<string, unknown> | null {
   const product = `${prod.kind}:${prod.id}`;
   let line: Record<string, unknown>;
   switch (d.source) {
@@ -433,7 +451,7 @@ function addFeedLine(feed: Map<string, string[]>, prod: Product, d: Def, amount:
       break;
     case "SNKRDUNK":
       // Its feed line carries the sale price; the asking price series is history only here.
-      if (d.variant === "LOW") return;
+      if (d.variant === "LOW") return null;
       line = { product, date: day, language: d.locale, grade: d.grade, price_jpy: Math.round(amount), provenance: d.provenance };
       break;
     default:
@@ -442,9 +460,7 @@ function addFeedLine(feed: Map<string, string[]>, prod: Product, d: Def, amount:
         grading: null, as_of: day, sample_n: 1, provenance: d.provenance,
       };
   }
-  const lines = feed.get(d.source) ?? [];
-  lines.push(JSON.stringify(line));
-  feed.set(d.source, lines);
+  return line;
 }
 
 /** A year of demo euro reference rates, written in the ECB's format and imported through it. */
