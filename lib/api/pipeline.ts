@@ -77,7 +77,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     return withHeaders(res, principal, principal.kind === "account" || spec.auth !== "none" ? meter : await unlookedTrial(spec, req));
   } catch (err) {
     const error = toApiError(err, reqId);
-    const meter = error instanceof MeterRefusal ? refusalHeaders(error) : lease ? (await settleMeter(lease, error.status)) : {};
+    const meter = planDecision(error.code, error instanceof MeterRefusal ? error.meterHeaders : lease ? await settleMeter(lease, error.status) : {});
     logRefusal(spec, req, as ?? principal, { method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
     if (principal.kind !== "account" && error.code !== "MISSING_API_KEY" && error.code !== "INVALID_API_KEY") Object.assign(meter, await unlookedTrial(spec, req));
     return withHeaders(errorAnswer(error, reqId), principal, meter);
@@ -130,13 +130,14 @@ class MeterRefusal extends ApiError {
 }
 
 /**
- * A spent trial feature (identify, centering) is counted inside the meter's script, so that
- * instances never race on it, but it is a plan decision: like every PLAN_REQUIRED it carries no
- * quota or rate headers (SPEC.md QUOTA_EXCEEDED details 7), and it reserved nothing.
+ * PLAN_REQUIRED and TRIAL_EXPIRED are plan decisions and carry no quota or rate headers (SPEC.md
+ * QUOTA_EXCEEDED details 7), wherever they were decided: before the meter, inside its script (a
+ * spent trial feature, counted there so that instances never race on it), or by a handler after
+ * it (a paid-only bulk file), whose lease is settled and refunded all the same.
  */
-function refusalHeaders(error: MeterRefusal): Record<string, string> {
-  if (error.code !== "PLAN_REQUIRED") return error.meterHeaders;
-  const trial = error.meterHeaders["x-trial-expires-at"];
+function planDecision(code: string, meter: Record<string, string>): Record<string, string> {
+  if (code !== "PLAN_REQUIRED" && code !== "TRIAL_EXPIRED") return meter;
+  const trial = meter["x-trial-expires-at"];
   return trial ? { "x-trial-expires-at": trial } : {};
 }
 

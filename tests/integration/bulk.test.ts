@@ -74,6 +74,9 @@ describe("bulk files on local storage", () => {
     const refused = await getJson("/v1/bulk/prices", { "x-api-key": trial.key });
     expect(refused.res.status).toBe(403);
     expect(refused.body.error.code).toBe("PLAN_REQUIRED");
+    // A plan decision, made here by the handler after the meter: no quota or rate headers (SPEC.md QUOTA_EXCEEDED details 7).
+    expect([...refused.res.headers.keys()].filter((h) => /^(ratelimit-|x-quota-)/.test(h))).toEqual([]);
+    expect(refused.res.headers.get("x-credits-cost")).toBe("0");
     expect((await download("index", { "x-api-key": trial.key })).res.status).toBe(200);
     const unknown = await getJson("/v1/bulk/nope");
     expect(unknown.res.status).toBe(404);
