@@ -35,6 +35,13 @@ test("GET /v1/openapi.json is an OpenAPI 3.1 document of the /v1 routes", async 
   expect(doc.paths["/v1/cards"].get.operationId).toBe("listCards");
 });
 
+test("every answer carries X-Request-Id, pages and images too", async ({ request }) => {
+  for (const path of ["/", "/cards/base1-4", "/no-such-page", "/images/cards/base1-4/front-small.webp"]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.headers()["x-request-id"], path).toMatch(/^req_/);
+  }
+});
+
 test("an unknown path answers the error envelope with 404 NOT_FOUND", async ({ request }) => {
   const res = await request.get("/v1/nope");
   expect(res.status()).toBe(404);

@@ -1,6 +1,7 @@
 import http from "node:http";
 import next from "next";
 import { answer } from "@/app/api/v1/router";
+import { newRequestId } from "@/lib/api/respond";
 import {
   answerClientErrors, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
         if (sending) await sending;
       } else {
         setSecurityHeaders(req, res, false, dev);
+        // Pages and images carry a request id as the API's answers do (a route's own id replaces it).
+        res.setHeader("x-request-id", newRequestId());
         await handle(req, res);
       }
     } catch (err) {
