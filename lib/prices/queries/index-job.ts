@@ -35,16 +35,17 @@ export async function productsWithSeries(after: ProductRef | null, limit: number
 export async function currentFigures(products?: ProductRef[], db?: Db, now = Date.now()): Promise<Map<string, ProductFigures>> {
   const found = await rows<{
     product_kind: string; product_id: string; source: string; variant: string; currency: string; locale: string | null; condition: string | null;
-    printing: string | null; graded: boolean; recent: StoredPoint[]; provenance: string; print_region: string | null;
+    printing: string | null; graded: boolean; recent: string; provenance: string; print_region: string | null;
   }>(sql`
     select s.product_kind, s.product_id, s.source, s.variant, s.currency, s.locale, s.condition, s.printing,
       (s.grading_company is not null or s.grading_score is not null) as graded,
-      s.recent, s.provenance, c.print_region
+      s.recent::text as recent, s.provenance, c.print_region
     from price_series s left join cards c on s.product_kind = 'card' and c.id = s.product_id
     where s.source <> 'INDEX' and json_array_length(s.recent) > 0 ${amongProducts(products, "s.")}`, db);
   const out = new Map<string, ProductFigures>();
   for (const r of found) {
-    const point = servablePoint({ source: r.source, recent: unpackRecent(r.recent) }, now);
+    // As text, parsed here: the drivers (node-postgres, PGlite) need not agree on json columns.
+    const point = servablePoint({ source: r.source, recent: unpackRecent(JSON.parse(r.recent) as StoredPoint[]) }, now);
     if (!point) continue;
     const ref = `${r.product_kind}:${r.product_id}`;
     const f = out.get(ref) ?? { kind: r.product_kind, id: r.product_id, printRegion: r.print_region, demo: false, rows: [] };
