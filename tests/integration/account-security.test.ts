@@ -20,7 +20,7 @@ import { expectEnvelope } from "../helpers/expect";
 
 const newEmail = (tag: string) => `sec-${tag}-${randomUUID()}@example.com`;
 let ipSeq = 0;
-const freshIp = () => `10.91.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`;
+const freshIp = (first = "10.91") => `${first}.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`;
 const json = { "content-type": "application/json" };
 
 const ENV_KEYS = ["RATE_LIMIT_SIGNUP", "TRUST_PROXY", "RATE_LIMIT_MAIL_RECIPIENT", "SIGNIN_LOCKOUT", "NODE_ENV", "DATABASE_URL", "ADMIN_TOKEN", "PUBLIC_BASE_URL", "SMTP_URL"];
@@ -309,13 +309,13 @@ describe("the script signup's limit per address", () => {
     }
     const remote = freshIp();
     expect(await twice(() => req(remote))).toEqual([true, false]);
-    const rebound = `127.91.${ipSeq >> 8 & 255}.${++ipSeq & 255}`;
+    const rebound = freshIp("127.91");
     expect(await twice(() => req(rebound, "rebind.evil.example:3000"))).toEqual([true, false]);
     setEnv({ TRUST_PROXY: "1" });
-    const proxied = `127.92.${ipSeq >> 8 & 255}.${++ipSeq & 255}`;
+    const proxied = freshIp("127.92");
     expect(await twice(() => req(proxied))).toEqual([true, false]);
     setEnv({ TRUST_PROXY: undefined, DATABASE_URL: "postgres://x@127.0.0.1/db" });
-    const deployed = `127.93.${ipSeq >> 8 & 255}.${++ipSeq & 255}`;
+    const deployed = freshIp("127.93");
     expect(await twice(() => req(deployed))).toEqual([true, false]);
   });
 });
