@@ -260,9 +260,10 @@ function validate(schema: z.ZodType, value: unknown, where: "query" | "path" | "
   return r.data;
 }
 
+/** A route that takes no query: any parameter is refused as a schema's unknown one is (page and offset with did_you_mean). */
 function rejectUnknown(query: Record<string, string>): Record<string, never> {
   const key = Object.keys(query)[0];
-  if (key !== undefined) throw new ApiError("INVALID_PARAMETER", `Unknown parameter '${key}'.`, { parameter: key, valid_parameters: [] });
+  if (key !== undefined) throw issueToError({ code: "unrecognized_keys", keys: [key], path: [], message: "", input: query } as z.core.$ZodIssue, "query", []);
   return {};
 }
 

@@ -153,6 +153,11 @@ describe("bad input on every GET route of the OpenAPI document", () => {
   it("page and offset are refused on every list route with did_you_mean cursor", async () => {
     const lists = ops.filter((o) => o.params.has("cursor")).map((o) => o.path);
     expect(lists).toEqual(expect.arrayContaining(["/v1/cards", "/v1/sets", "/v1/sets/{code}/cards", "/v1/series", "/v1/artists", "/v1/sealed"]));
+    // Lists without pages (an account's keys) say the same of page and offset.
+    for (const p of ["page", "offset"]) {
+      const { error } = await expectError(`/v1/keys?${p}=2`, 400, "INVALID_PARAMETER");
+      expect(error.details).toEqual({ parameter: p, did_you_mean: "cursor" });
+    }
   });
 
   it("unknown path parameters give the route's 404 in the envelope", async () => {
