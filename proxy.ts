@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { fail } from "@/lib/api/respond";
+import { decoded, hasNul } from "@/lib/util/text";
 
 // Next.js answers a path with broken percent-encoding (/v1/cards/%E0%A4%A) with a plain-text
 // 500 before any route runs, and the pages look up what their address names in PostgreSQL,
@@ -13,24 +14,15 @@ export function proxy(request: NextRequest) {
   if (path === "/api/v1" || path.startsWith("/api/v1/")) {
     return fail(request, "NOT_FOUND", `No route ${request.method} ${path}. The API is at /v1: ${path.replace(/^\/api/, "")}.`);
   }
-  const decoded = decode(path);
+  const text = decoded(path);
   if (path === "/v1" || path.startsWith("/v1/")) {
-    return decoded === null ? fail(request, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }) : NextResponse.next();
+    return text === null ? fail(request, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }) : NextResponse.next();
   }
   // URLSearchParams decodes leniently (a broken escape stays as it is): only a NUL is refused there.
-  const nul = (s: string) => s.includes("\u0000");
-  if (decoded !== null && !nul(decoded) && ![...request.nextUrl.searchParams].some(([k, v]) => nul(k) || nul(v))) return NextResponse.next();
+  if (text !== null && !hasNul(text) && ![...request.nextUrl.searchParams].some(([k, v]) => hasNul(k) || hasNul(v))) return NextResponse.next();
   return new NextResponse("Bad request: this address is not valid percent-encoded UTF-8 text, or holds a NUL character.\n", {
     status: 400, headers: { "content-type": "text/plain; charset=utf-8" },
   });
-}
-
-function decode(path: string): string | null {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return null;
-  }
 }
 
 // The API's paths only when they carry a percent sign (only those can be broken), so the rest

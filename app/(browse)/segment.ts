@@ -1,3 +1,5 @@
+import { decoded, hasNul } from "@/lib/util/text";
+
 /**
  * A page's path segment as it is looked up, or null when it can name nothing. The segment comes
  * decoded once by Next, so `%2500` arrives as `%00`, which decodes again to a NUL (PostgreSQL text
@@ -5,11 +7,6 @@
  * Addresses broken before that are refused by proxy.ts.
  */
 export function segment(raw: string): string | null {
-  let s: string;
-  try {
-    s = decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-  return s.includes("\u0000") ? null : s;
+  const s = decoded(raw);
+  return s === null || hasNul(s) ? null : s;
 }

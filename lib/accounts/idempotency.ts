@@ -80,15 +80,17 @@ export async function withIdempotency(
 /** Whether `key` holds a claim of its 24 hours (answered, or being answered): a request with it makes nothing new. */
 export async function claimed(scope: string, key: string): Promise<boolean> {
   const db = await getDb();
-  const [row] = await db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(and(
-    eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} > now()`));
+  const [row] = await db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(liveClaim(scope, key));
   return !!row;
 }
 
+/** The key's row while its 24 hours last. */
+const liveClaim = (scope: string, key: string) =>
+  and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} > now()`);
+
 async function replay(scope: string, key: string, hash: string, secretField: string | undefined): Promise<Answer> {
   const db = await getDb();
-  const [prior] = await db.select().from(idempotencyKeys).where(and(
-    eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} > now()`));
+  const [prior] = await db.select().from(idempotencyKeys).where(liveClaim(scope, key));
   if (prior && prior.requestHash !== hash) {
     throw new ApiError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was already used with a different request body.", { idempotency_key: key });
   }

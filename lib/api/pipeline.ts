@@ -8,6 +8,7 @@ import { ApiError } from "./errors";
 import { acceptsGzip, gzipEtag, gzipOf, GZIP_MIN_BYTES } from "./compress";
 import { etagOf, matchesIfNoneMatch } from "./etag";
 import { issueToError, PAGING_PARAMS } from "./params";
+import { hasNul } from "@/lib/util/text";
 import { env } from "@/lib/env";
 import { toResponse, type Answer } from "./answer";
 import { publicOrigin, urlOf, withRequest } from "./context";
@@ -190,7 +191,7 @@ function pagingWarnings(paging: string[], principal: Principal): string[] {
 // surfacing as a database error wherever the value is bound. A cursor is opaque: one with a
 // NUL is a malformed cursor like any other (SPEC.md: INVALID_CURSOR).
 function noNul(value: string, parameter: string): void {
-  if (!value.includes("\u0000")) return;
+  if (!hasNul(value)) return;
   if (parameter === "cursor") {
     throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter });
   }
@@ -241,7 +242,7 @@ function parseFresh(spec: RouteSpec<any, any, any>, req: Request, rawParams: Rec
   const paging = lists ? PAGING_PARAMS.filter((p) => Object.hasOwn(query, p)) : [];
   for (const p of paging) delete query[p];
   const validParams = spec.query ? Object.keys((spec.query as unknown as z.ZodObject).shape ?? {}) : [];
-  const parsedQuery = spec.query ? validate(spec.query, query, "query", validParams) : rejectUnknown(query);
+  const parsedQuery = validate(spec.query ?? NO_QUERY, query, "query", validParams);
   const params = spec.params ? validate(spec.params, rawParams, "path", []) : {};
   if (spec.headers) {
     const given: Record<string, string> = {};
@@ -260,12 +261,8 @@ function validate(schema: z.ZodType, value: unknown, where: "query" | "path" | "
   return r.data;
 }
 
-/** A route that takes no query: any parameter is refused as a schema's unknown one is (page and offset with did_you_mean). */
-function rejectUnknown(query: Record<string, string>): Record<string, never> {
-  const key = Object.keys(query)[0];
-  if (key !== undefined) throw issueToError({ code: "unrecognized_keys", keys: [key], path: [], message: "", input: query } as z.core.$ZodIssue, "query", []);
-  return {};
-}
+/** The query of a route that takes none: any parameter is refused as a schema's unknown one is (page and offset with did_you_mean). */
+const NO_QUERY = z.strictObject({});
 
 // ── 7. handler ───────────────────────────────────────────────────────────────
 

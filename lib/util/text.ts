@@ -35,3 +35,15 @@ export function wordKey(s: string): string {
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** A percent-encoded text decoded, or null when it is not valid percent-encoded UTF-8. */
+export function decoded(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the text holds U+0000, which PostgreSQL text cannot. */
+export const hasNul = (s: string): boolean => s.includes("\u0000");

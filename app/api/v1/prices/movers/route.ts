@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { CACHE } from "@/lib/api/cache-control";
-import { MAX_LIMIT } from "@/lib/api/paging";
-import { decimal } from "@/lib/api/params";
+import { decimal, limitParam } from "@/lib/api/params";
 import { defineRoute, mount } from "@/lib/api/route";
 import { regionParam } from "@/lib/catalog/schemas";
 import { catalogCache } from "@/lib/catalog/version";
@@ -28,7 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     query: z.strictObject({
       window: moveWindowParam,
       product: z.enum(["card", "sealed"]).default("card").meta({ description: "Rank cards or sealed products." }),
-      limit: decimal(z.coerce.number().int().min(1).max(MAX_LIMIT).default(20)).meta({ description: `Entries per direction, 1 to ${MAX_LIMIT} (SPEC.md: limit is 1 to 250 everywhere).` }),
+      limit: limitParam(20).meta({ description: "Entries per direction, 1 to 250 (as every limit). Above 250: 400 LIMIT_EXCEEDED." }),
       min_eur: decimal(z.coerce.number().min(0).max(1_000_000).default(1)).meta({ description: "Price floor in EUR (default 1)." }),
       region: regionParam,
       set: z.string().min(1).max(200).optional().meta({ description: "Only this set (code, slug or alternate id)." }),
