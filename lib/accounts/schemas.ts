@@ -6,12 +6,17 @@ import { PLAN_ORDER } from "@/lib/meter/plans";
 const ts = z.string().meta({ description: "RFC 3339 timestamp" });
 const NextStep = z.object({ action: z.string(), message: z.string() }).loose();
 
+// zod's own pattern, except that a domain label may neither start nor end with a hyphen (RFC 1035):
+// `x@bad-.example` is malformed, and mail to it could never arrive.
+const emailAddress = () =>
+  z.email({ pattern: /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/ }).max(254);
+
 export const EmailBody = z.strictObject({
-  email: z.email().max(254).meta({ description: "The address the confirmation link goes to.", example: "dev@example.com" }),
+  email: emailAddress().meta({ description: "The address the confirmation link goes to.", example: "dev@example.com" }),
 });
 
 export const RegisterBody = z.strictObject({
-  email: z.email().max(254),
+  email: emailAddress(),
   password: z.string().min(10).max(128).meta({ description: "10 to 128 characters." }),
   name: z.string().max(100).optional(),
 });

@@ -86,7 +86,8 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
   if (param === "limit" && issue.code === "too_big") {
     // The route's own maximum, which details.max must state (MAX_LIMIT unless it allows fewer).
     const { input: requested, maximum } = issue as { input?: unknown; maximum?: unknown };
-    const max = typeof maximum === "number" ? maximum : MAX_LIMIT;
+    // A limit past 2^53 fails zod's safe-integer bound first, whose maximum is no route's.
+    const max = typeof maximum === "number" && maximum <= MAX_LIMIT ? maximum : MAX_LIMIT;
     return new ApiError("LIMIT_EXCEEDED", `limit may be at most ${max}.`, { max, requested: typeof requested === "number" ? requested : undefined });
   }
   if (issue.code === "invalid_value" && "values" in issue) {

@@ -48,7 +48,7 @@ describe("POST /v1/accounts/free", () => {
     expect(expectEnvelope(a.res, a.body).code).toBe("INVALID_PARAMETER");
   });
 
-  it.each(["not-an-address", "two@@example.com", "", "a@b"])("a malformed address (%j) is 400 INVALID_PARAMETER", async (email) => {
+  it.each(["not-an-address", "two@@example.com", "", "a@b", "x@bad-.example", "x@-bad.example"])("a malformed address (%j) is 400 INVALID_PARAMETER", async (email) => {
     const a = await signup({ email });
     expect(a.status).toBe(400);
     expect(expectEnvelope(a.res, a.body).code).toBe("INVALID_PARAMETER");
