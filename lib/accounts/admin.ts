@@ -50,16 +50,21 @@ export async function adminConfirmEmail(op: Operator, id: string) {
 export async function adminSetPlan(op: Operator, id: string, input: { plan: Plan; resets_at?: string; credits_limit?: number | null }) {
   const before = await load(id);
   const now = new Date();
-  const resets = input.resets_at ?? (input.plan === "trial" ? null : new Date(now.getTime() + 30 * 86_400_000).toISOString());
   const set: Record<string, unknown> = { plan: input.plan, status: "active" };
+  // The same paid plan again only moves the current period's end (CONTRACT.md §6): what it has
+  // spent stays spent. Any other change starts a period now.
+  const same = input.plan !== "trial" && input.plan === before.plan && before.periodStart !== null && !periodOver(before, now);
+  const resets = input.resets_at ?? (input.plan === "trial" ? null : same ? before.periodEnd : new Date(now.getTime() + 30 * 86_400_000).toISOString());
   if (input.plan !== "trial") {
-    Object.assign(set, { periodStart: now.toISOString(), periodEnd: resets, trialExpiresAt: null });
+    Object.assign(set, { periodStart: same ? before.periodStart : now.toISOString(), periodEnd: resets, trialExpiresAt: null });
   }
   if (input.credits_limit !== undefined) set.creditsLimit = input.credits_limit;
   await audited(op, id, "set_plan", { from: before.plan, to: input.plan, resets_at: resets, credits_limit: input.credits_limit }, (tx) =>
     updateAccount(id, set as never, tx));
   return adminGetAccount(id);
 }
+
+const periodOver = (a: Account, now: Date) => a.periodEnd !== null && Date.parse(a.periodEnd) <= now.getTime();
 
 export async function adminSetTrial(op: Operator, id: string, input: { expires_at: string }) {
   const before = await load(id);

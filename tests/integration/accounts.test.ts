@@ -332,6 +332,26 @@ describe("operator routes", () => {
     expect(await query("select id, hash from api_keys where account_id = $1 and revoked_at is null", [acct.id])).toEqual(keysBefore);
   });
 
+  it("the plan already held again moves only the period's end: what it spent stays spent (CONTRACT.md §6)", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    await setPlan(acct.id, "developer", isoDaysFromNow(20));
+    await setCreditsUsed(acct.id, 1234);
+    const later = isoDaysFromNow(25);
+    await setPlan(acct.id, "developer", later);
+    const a = await as(acct.key, "GET", "/v1/sets");
+    expect(Date.parse(a.h("x-quota-reset")!)).toBe(Date.parse(later));
+    expect((await as(acct.key, "GET", "/v1/me")).body.data.quota).toMatchObject({ credits_used: 1234 + 1 });
+    // Moved into the past, the spent period stays spent, with no reset to wait for (SPEC.md QUOTA_EXCEEDED details 2).
+    await setCreditsUsed(acct.id, SPEC_FIGURES.developer.credits);
+    await setPlan(acct.id, "developer", new Date(Date.now() - 60_000).toISOString());
+    const spent = await as(acct.key, "GET", "/v1/sets");
+    expectRefusal(spent, 429, "QUOTA_EXCEEDED");
+    expect(spent.h("retry-after")).toBeNull();
+    // Another plan is another period, begun now.
+    await setPlan(acct.id, "growth", later);
+    expect((await as(acct.key, "GET", "/v1/me")).body.data.quota).toMatchObject({ credits_used: 0 });
+  });
+
   it("every action is in the audit log: who, what, when", async () => {
     const acct = await makeAccount();
     const started = await queryOne<{ now: Date }>("select now() as now");

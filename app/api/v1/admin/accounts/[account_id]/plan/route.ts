@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     method: "POST",
     path: "/admin/accounts/{account_id}/plan",
     operationId: "adminSetPlan",
-    summary: "Set a manual plan (a new period starts now)",
+    summary: "Set a manual plan: a new period starts now, except that the plan already held moves only its current period's end",
     description: "Operators only (Authorization: Bearer ADMIN_TOKEN; 404 when ADMIN_TOKEN is unset). Written to the audit log with who, what and when; X-Operator names the person.",
     tags: ["Operators"],
     auth: "admin",
