@@ -137,7 +137,7 @@ export const CardObject = z.object({
     origin: z.enum(["upstream", "scan", "rendered"]).meta({ description: "upstream: the catalogue's image (hosted elsewhere until the images job stores it); scan: an operator's scan; rendered: a synthetic face drawn from the card's data, not a photograph." }),
     width: z.number().int().nullable(), height: z.number().int().nullable(),
   })).optional()
-    .meta({ description: "include=images: the front in SMALL (245 px wide), NORMAL (488) and LARGE (734), served by the app once stored." }),
+    .meta({ description: "include=images: the front. Once stored, served by the app in SMALL (245 px wide), NORMAL (488) and LARGE (734). Until then, the catalogue's own links in the sizes it has (often SMALL and LARGE only, width and height null); a card without any has the app's links, where its face is rendered. A rendered face never hides the catalogue's links." }),
   prices: z.object({ index: IndexObject, quotes: z.array(QuoteObject) }).optional()
     .meta({ description: "include=prices: the rows and index of GET /v1/cards/{id}/prices for the caller's plan." }),
 }).partial().required({ id: true }).meta({ id: "Card", description: "Fields absent from the answer were not selected or not included." });

@@ -14,10 +14,14 @@ export const appImageUrl = (cardId: string, size: Size) =>
 export function presentImages(cardId: string, rows: CardImageRow[]): ImageLink[] {
   const front = rows.filter((r) => r.face === "FRONT");
   const stored = front.filter((r) => r.storage_key);
-  if (stored.length) {
-    return stored.map((r) => ({ face: "FRONT", size: r.size as Size, url: appImageUrl(cardId, r.size as Size), origin: r.origin, width: r.width, height: r.height }));
-  }
+  // A face rendered on request (the app's link asked for before the images job ran) is no
+  // photograph: the catalogue's own links go on being given until the real image is stored.
+  const real = stored.filter((r) => r.origin !== "rendered");
   const upstream = front.filter((r) => r.source_url);
+  const shown = real.length || !upstream.length ? stored : [];
+  if (shown.length) {
+    return shown.map((r) => ({ face: "FRONT", size: r.size as Size, url: appImageUrl(cardId, r.size as Size), origin: r.origin, width: r.width, height: r.height }));
+  }
   if (upstream.length) return upstream.map((r) => ({ face: "FRONT", size: r.size as Size, url: r.source_url!, origin: "upstream", width: null, height: null }));
   return (Object.keys(SIZES) as Size[]).map((size) => ({ face: "FRONT", size, url: appImageUrl(cardId, size), origin: "rendered", width: null, height: null }));
 }

@@ -109,6 +109,30 @@ describe("rendered faces and the image route", () => {
   });
 });
 
+describe("a face rendered on request and the card's answer", () => {
+  const noImage = async (skip: number) => (await query<{ id: string }>(`select c.id from cards c where c.deleted_at is null
+    and not exists (select 1 from images i where i.owner_id = c.id and i.owner_kind = 'card') order by c.id offset $1 limit 1`, [skip]))[0]!.id;
+
+  it("renews the card's cached answer: the stored face's size shows at once, under another ETag", async () => {
+    const id = await noImage(7);
+    const before = await getJson(`/v1/cards/${id}?include=images`);
+    expect(before.body.data.images.find((i: { size: string }) => i.size === "LARGE")).toMatchObject({ origin: "rendered", width: null });
+    expect((await image(id, "large")).status).toBe(200);
+    const after = await getJson(`/v1/cards/${id}?include=images`);
+    expect(after.body.data.images.find((i: { size: string }) => i.size === "LARGE")).toMatchObject({ origin: "rendered", width: 734 });
+    expect(after.res.headers.get("etag")).not.toBe(before.res.headers.get("etag"));
+  });
+
+  it("never hides the catalogue's own image: its links are given until the real image is stored", async () => {
+    const id = await noImage(8);
+    const upstream = "https://images.example.test/card-large.png";
+    await query(`insert into images (owner_kind, owner_id, face, size, source_url, retry_at) values ('card', $1, 'FRONT', 'LARGE', $2, '2999-01-01')`, [id, upstream]);
+    expect((await image(id, "large")).status).toBe(200);
+    const { body } = await getJson(`/v1/cards/${id}?include=images`);
+    expect(body.data.images).toEqual([{ face: "FRONT", size: "LARGE", url: upstream, origin: "upstream", width: null, height: null }]);
+  });
+});
+
 describe("a record whose file is gone", () => {
   it("draws the face again and serves it, rather than a 404 for a card that exists", async () => {
     const [card] = await query<{ id: string }>(`select c.id from cards c where c.deleted_at is null

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { getDb, rows } from "@/lib/db/client";
 import { lockChangeFeed } from "@/lib/changes/lock";
+import { bumpCatalogVersion } from "@/lib/catalog/queries/sync";
+import { catalogChanged } from "@/lib/catalog/version";
 
 // The images table's reads and writes for the images and render-faces jobs and the image route.
 
@@ -20,7 +22,10 @@ export async function saveStoredImages(items: StoredImage[]): Promise<void> {
       updated_at = now()`);
 }
 
-/** One IMAGE change per card whose stored files changed. */
+/**
+ * One IMAGE change per card whose stored files changed, and a new catalogue version with it:
+ * the cards' cached answers (include=images) are stale from this commit.
+ */
 export async function recordImageChanges(cardIds: string[]): Promise<void> {
   if (!cardIds.length) return;
   const db = await getDb();
@@ -28,7 +33,9 @@ export async function recordImageChanges(cardIds: string[]): Promise<void> {
     await tx.execute(lockChangeFeed);
     await tx.execute(sql`insert into changes (kind, entity_id, op, fields)
       select 'IMAGE', id, 'updated', array['images'] from unnest(${sql.param(cardIds)}::text[]) as t(id)`);
+    await bumpCatalogVersion(tx);
   });
+  catalogChanged();
 }
 
 export type Download = { owner_id: string; source_url: string; attempts: number };
