@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { clientIp, localOwner } from "@/lib/api/client-ip";
+import { clientIp, onThisMachine } from "@/lib/api/client-ip";
 import { env, type Rate } from "@/lib/env";
 import { meterDriver } from "@/lib/meter/driver";
 
@@ -41,14 +41,14 @@ async function hit(key: string, rate: Rate, what: string): Promise<LimitOutcome>
 export type IpOutcome = LimitOutcome;
 
 /**
- * Accounts made from this very machine of the embedded default are its owner's (a local test
- * suite making one per test), and are not counted; anywhere else every address is.
+ * Accounts made from this very machine (onThisMachine: a local test suite making one per test)
+ * are not counted; from anywhere else, every address is.
  */
 const OWNER_UNCOUNTED: ReadonlySet<IpBucket> = new Set(["signup", "register"]);
 const UNCOUNTED: LimitOutcome = { ok: true };
 
 export function limitIp(req: Request, bucket: IpBucket): Promise<LimitOutcome> {
-  if (OWNER_UNCOUNTED.has(bucket) && localOwner(req)) return Promise.resolve(UNCOUNTED);
+  if (OWNER_UNCOUNTED.has(bucket) && onThisMachine(req)) return Promise.resolve(UNCOUNTED);
   return hit(`ip:${bucket}:${clientIp(req)}`, IP_RATES[bucket](), `${bucket} attempts from this address`);
 }
 

@@ -66,6 +66,20 @@ export function localOwner(req: Request): boolean {
 }
 
 /**
+ * A caller on this very machine, whatever the database: a loopback socket with no proxy
+ * configured, a request that no proxy forwarded (no X-Forwarded-For, Forwarded or X-Real-IP),
+ * under a loopback name only (not the public origin's, which a same-host proxy would pass on).
+ * Whoever can run a process here can make accounts directly in the database anyway; a test
+ * suite making one account per test is not an abuser to be limited per address.
+ */
+export function onThisMachine(req: Request): boolean {
+  if (env().TRUST_PROXY !== 0 || !isLoopback(clientIp(req))) return false;
+  const h = req.headers;
+  if (h.has("x-forwarded-for") || h.has("forwarded") || h.has("x-real-ip")) return false;
+  return namesThisMachine(h.get("host"));
+}
+
+/**
  * Whether a Host header names this machine (localhost, a loopback address) or `origin`'s host.
  * A page whose own domain was rebound to 127.0.0.1 (DNS rebinding) reaches local servers from a
  * browser under its own name: what only this machine may read checks the name too. No header
