@@ -73,6 +73,31 @@ const KEYED_ERRORS: ErrorCode[] = [
   "MISSING_API_KEY", "INVALID_API_KEY", "QUOTA_EXCEEDED", "RATE_LIMITED", "CONCURRENCY_LIMIT", "PLAN_REQUIRED", "TRIAL_EXPIRED", "METER_UNAVAILABLE",
 ];
 
+// SPEC.md's meter headers, documented once and referred to by each keyed route's answers.
+const int = { type: "integer" };
+const METER_HEADERS: Record<string, Json> = {
+  "X-Credits-Cost": { schema: int, description: "Credits the call cost; 0 on any refunded answer (every 4xx, 5xx and 304)." },
+  "RateLimit-Limit": { schema: int, description: "Bucket capacity (burst)." },
+  "RateLimit-Policy": { schema: { type: "string" }, description: "The pace in the IETF draft form, e.g. `5;w=1;burst=10, 300;w=60` on the trial." },
+  "RateLimit-Remaining": { schema: int, description: "Requests the bucket holds now." },
+  "RateLimit-Reset": { schema: int, description: "Seconds until the bucket is full again; on a refusal, until the call may be retried. Omitted on quota refusals with no renewal or no future reset." },
+  "X-Quota-Limit": { schema: int, description: "Credits of the period. Omitted by plans without a period limit." },
+  "X-Quota-Remaining": { schema: int, description: "The non-negative balance after this answer: a served call includes its charge, a refunded answer shows the balance before the call, a 429 reserves nothing." },
+  "X-Quota-Reset": { schema: { type: "string", format: "date-time" }, description: "When the period's credits renew (paid plans with a known period end)." },
+  "X-Cards-Used": { schema: int, description: "Distinct cards answered this period (card routes' successful answers)." },
+  "X-Cards-Limit": { schema: { oneOf: [int, { type: "string", const: "unlimited" }] }, description: "The period's distinct-card allowance, or `unlimited` on plans without one." },
+  "X-Cards-Warning": { schema: { type: "string", const: "approaching_limit" }, description: "When the count before the answer is at least 80 % of the allowance; never on failures, 304s and plans without an allowance." },
+  "X-Trial-Expires-At": { schema: { type: "string", format: "date-time" }, description: "On every answer to a trial key: when the trial ends." },
+  "X-RateLimit-Degraded": { schema: { type: "string", const: "1" }, description: "Paid plans, when the meter is unreachable: served uncounted, the balance an estimate." },
+  "X-Plan-Withheld": { schema: { type: "string" }, description: "What the plan held back of the prices in this answer (include=prices on a card), comma-separated." },
+  "Retry-After": { schema: int, description: "Seconds to wait before retrying (429 and 503); omitted where nothing comes back (a spent trial, a quota with no known reset)." },
+};
+const SUCCESS_METER_HEADERS = ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset",
+  "X-Cards-Used", "X-Cards-Limit", "X-Cards-Warning", "X-Trial-Expires-At", "X-RateLimit-Degraded", "X-Plan-Withheld"];
+const ERROR_METER_HEADERS = ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "X-Trial-Expires-At"];
+const REFUSAL_HEADERS = [...ERROR_METER_HEADERS, "Retry-After"];
+const meterRefs = (names: string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
 function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, body: boolean): Json {
   const all = new Set<ErrorCode>(codes);
   // Unknown query parameters are refused on every route but the liveness probe.
@@ -87,7 +112,13 @@ function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
       description: list.map((c) => `\`${c}\`: ${ERRORS[c][1]}`).join("\n\n"),
-      headers: { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" }, "X-Error-Code": { schema: { type: "string", enum: list } } },
+      headers: {
+        ...METER_HEADERS,
+        "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+        "X-Error-Code": { schema: { type: "string", enum: list } },
+        "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" },
+        ...(keyed ? meterRefs(status === 429 || status === 503 ? REFUSAL_HEADERS : ERROR_METER_HEADERS) : {}),
+      },
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
   }
@@ -103,11 +134,12 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     const success: Json = {
       description: "OK",
       headers: {
+        ...METER_HEADERS,
         "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
         ...(spec.cacheControl ? { "Cache-Control": { schema: { type: "string", const: spec.cacheControl } } } : {}),
         ...(spec.etag ? { ETag: { schema: { type: "string" }, description: "Strong validator of this exact body." } } : {}),
         ...(spec.cache ? { "X-Cache": { schema: { type: "string", enum: ["HIT", "MISS"] }, description: "Whether this instance answered from its cache of rendered catalogue answers." } } : {}),
-        ...(keyed ? { "X-Credits-Cost": { schema: { type: "integer" } } } : {}),
+        ...(keyed ? { "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" }, ...meterRefs(SUCCESS_METER_HEADERS) } : {}),
       },
       content: spec.responseContentType
         ? { [spec.responseContentType]: { schema: { type: "string", contentEncoding: "binary" } } }
@@ -152,13 +184,17 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
       version: info.version,
       description:
         "A metered JSON API over the Pokémon trading card game catalogue and its prices. Every call costs credits (see each operation); " +
-        "errors share one envelope `{error: {code, message, request_id, details?}}`; lists page by opaque cursor.",
+        "errors share one envelope `{error: {code, message, request_id, details?}}`; lists page by opaque cursor.\n\n" +
+        "Every GET route also answers HEAD: the same status and headers without the body, metered and charged as the GET. " +
+        "On any path under /v1, a method the path does not serve is `405 METHOD_NOT_ALLOWED` with `Allow`, " +
+        "and a request line and headers over 64 KiB are `431 HEADERS_TOO_LARGE`, both in the error envelope with `X-Credits-Cost: 0`.",
     },
     servers: [{ url: "/" }],
     paths,
     components: {
       schemas: components,
       headers: {
+        ...METER_HEADERS,
         "X-Request-Id": {
           schema: { type: "string", pattern: KEPT_REQUEST_ID.source },
           description: "Identifies the request in our logs and in GET /v1/me/requests: `req_` and 24 hex digits, the first 12 the time in milliseconds, so that ids sort by time. An X-Request-Id sent with the request (8 to 128 of A-Z, a-z, 0-9, `.`, `_`, `:`, `-`) is answered and logged instead.",

@@ -364,7 +364,8 @@ export function meterHeaders(
     if (a.period.resetsAt) h["x-quota-reset"] = a.period.resetsAt;
   }
   if (a.trial && lease.account.trialExpiresAt) h["x-trial-expires-at"] = lease.account.trialExpiresAt;
-  // Card headers go on served answers only; the warning only where there is an allowance.
+  // Card headers go on served answers only; of them, only the warning is omitted on plans
+  // without an allowance (SPEC.md Distinct cards per period), whose limit says so.
   if (o.served && r) {
     const known = o.cards && o.cards !== "pending" ? o.cards : undefined;
     const before = known ? known.cardsBefore : r.cardsUsed;
@@ -372,6 +373,8 @@ export function meterHeaders(
     if (a.cards >= 0) {
       h["x-cards-limit"] = String(a.cards);
       if (before >= 0.8 * a.cards) h["x-cards-warning"] = "approaching_limit";
+    } else {
+      h["x-cards-limit"] = "unlimited";
     }
   }
   return h;

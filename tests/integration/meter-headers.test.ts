@@ -279,11 +279,12 @@ describe("distinct cards per period", () => {
     expect((await call("/v1/me")).body.data.cards.used).toBe(used);
   });
 
-  it("plans without an allowance: no X-Cards-Limit and never a warning", async () => {
+  it("plans without an allowance: X-Cards-Used and X-Cards-Limit: unlimited, never a warning (only the warning is omitted)", async () => {
     const growth = await makeAccount({ plan: "growth", confirmed: true });
     const a = await as(growth.key, "GET", "/v1/cards?limit=250&select=name");
     expect(a.status).toBe(200);
-    expect(a.h("x-cards-limit")).toBeNull();
+    expect(a.h("x-cards-used")).toMatch(/^\d+$/);
+    expect(a.h("x-cards-limit")).toBe("unlimited");
     expect(a.h("x-cards-warning")).toBeNull();
   });
 });
