@@ -15,7 +15,7 @@ async function open(): Promise<MeterDriver> {
     const redis = new Redis(url, {
       // A meter that cannot answer fast is treated as down: trial calls get 503, paid calls
       // are served uncounted. Nothing waits in a queue for a reconnect.
-      commandTimeout: Number(process.env.REDIS_TIMEOUT_MS ?? 300),
+      commandTimeout: Number(process.env.REDIS_TIMEOUT_MS ?? 1000),
       connectTimeout: 2000,
       maxRetriesPerRequest: 0,
       // A command issued while disconnected fails at once instead of waiting for the reconnect:
