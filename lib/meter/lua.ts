@@ -63,13 +63,14 @@ end
 `;
 
 /**
- * KEYS: bucket, leases, credits, seeded, daily, feature, cards, hold
+ * KEYS: bucket, leases, credits, seeded, daily, feature, cards, hold, minute log
  * ARGV: now|'' rate burst perMinute maxInFlight leaseId leaseTtlMs cost creditLimit dailyCap
  *       featureLimit periodTtlS holdMs, then pending settles of the same account, period and day
  * → {outcome, tokens, fullInMs, creditsUsed, dailyUsed, retryAfterMs, featureUsed, cardsUsed, inFlight,
  *    generation, new cards of each pending settle…}
  * The pending settles apply first, whatever the outcome. Refusals reserve nothing. The
- * per-minute window lives in the bucket's hash. Unseeded: retryAfterMs is what is left of a hold.
+ * per-minute limit (the trial's) is a rolling 60 s: the minute log lists the times of the last
+ * perMinute calls admitted, newest first, so no 60 s ever admits more. Unseeded: retryAfterMs is what is left of a hold.
  * Expiries are pushed out in steps rather than on every call (each call from a script costs
  * Redis about a microsecond): the bucket's hash records until when its own and the leases' keys
  * are known to live (xb, xl); the period's counters expire 8 days after the period ends, so
@@ -109,11 +110,10 @@ local b = redis.call('HMGET', KEYS[1], 't', 'ts', 'wm', 'wc', 'xb', 'xl')
 local tokens, ts = tonumber(b[1]), tonumber(b[2])
 if tokens == nil or ts == nil then tokens, ts = burst, now end
 tokens = math.min(burst, tokens + math.max(0, now - ts) * rate / 1000)
--- The minute as it is written (and was written before): compared as it is stored.
+-- The minute as it is written (and was written before): compared as it is stored. It paces
+-- the housekeeping below, not the per-minute limit.
 local minute = tostring(math.floor(now / 60000))
 local newMinute = b[3] ~= minute
-local wc = 0
-if not newMinute then wc = tonumber(b[4]) or 0 end
 
 local inFlight = 0
 local function out(code, retry)
@@ -122,7 +122,11 @@ end
 if tokens < 1 then return out(1, math.ceil((1 - tokens) * 1000 / rate)) end
 local perMinute = 0
 if ARGV[4] ~= '0' then perMinute = tonumber(ARGV[4]) end
-if perMinute > 0 and wc >= perMinute then return out(1, 60000 - (now % 60000)) end
+if perMinute > 0 then
+  -- Admitting one more would make perMinute + 1 within 60 s while the perMinute-th newest is younger.
+  local oldest = tonumber(redis.call('LINDEX', KEYS[9], perMinute - 1))
+  if oldest and now - oldest < 60000 then return out(1, 60000 - (now - oldest)) end
+end
 -- Expired leases (of an instance that died) count for nothing; they are dropped once a minute.
 local nowS = tostring(now)
 if newMinute then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', nowS) end
@@ -149,7 +153,7 @@ tokens = tokens - 1
 -- be new (no expiry yet): its expiry is set then too.
 local leaseTtl = tonumber(ARGV[7])
 local xb, xl = tonumber(b[5]), tonumber(b[6])
-local fields = {'t', tostring(tokens), 'ts', nowS, 'wm', minute, 'wc', wc + 1}
+local fields = {'t', tostring(tokens), 'ts', nowS, 'wm', minute}
 local bucketTtl = not xb or xb - now < 120000
 local leasesTtl = inFlight == 0 or not xl or xl - now < leaseTtl + 1000
 if bucketTtl then
@@ -164,6 +168,11 @@ if leasesTtl then
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 if bucketTtl then redis.call('PEXPIRE', KEYS[1], '180000') end
+if perMinute > 0 then
+  redis.call('LPUSH', KEYS[9], nowS)
+  redis.call('LTRIM', KEYS[9], 0, perMinute - 1)
+  redis.call('PEXPIRE', KEYS[9], 61000)
+end
 redis.call('ZADD', KEYS[2], now + leaseTtl, lease)
 if leasesTtl then redis.call('PEXPIRE', KEYS[2], leaseTtl + 31000) end
 inFlight = inFlight + 1

@@ -64,19 +64,20 @@ export class MemoryMeter implements MeterDriver {
         cardsUsed: cards, inFlight: 0, generation: "", settled,
       };
     }
-    const bucket = this.get<{ t: number; ts: number; wm: number; wc: number }>(k.bucket);
+    const bucket = this.get<{ t: number; ts: number }>(k.bucket);
     let tokens = bucket ? bucket.t : i.burst;
     const ts = bucket ? bucket.ts : now;
     tokens = Math.min(i.burst, tokens + (Math.max(0, now - ts) * i.rate) / 1000);
-    const minute = Math.floor(now / 60000);
-    const wc = bucket && bucket.wm === minute ? bucket.wc : 0;
+    // The per-minute limit is a rolling 60 s: the times of the last perMinute calls admitted, newest first.
+    const admitted = i.perMinute > 0 ? (this.get<number[]>(k.minute) ?? []) : [];
     let inFlight = 0;
     const out = (outcome: AcquireResult["outcome"], retryAfterMs: number): AcquireResult => ({
       outcome, tokens: Math.floor(tokens), fullInMs: Math.ceil(((i.burst - tokens) * 1000) / i.rate),
       creditsUsed: used, dailyUsed: daily, retryAfterMs, featureUsed: feature, cardsUsed: cards, inFlight, generation, settled,
     });
     if (tokens < 1) return out(Outcome.RATE_LIMITED, Math.ceil(((1 - tokens) * 1000) / i.rate));
-    if (i.perMinute > 0 && wc >= i.perMinute) return out(Outcome.RATE_LIMITED, 60000 - (now % 60000));
+    const oldest = admitted[i.perMinute - 1];
+    if (i.perMinute > 0 && oldest !== undefined && now - oldest < 60000) return out(Outcome.RATE_LIMITED, 60000 - (now - oldest));
     const leases = new Map(Object.entries(this.get<Record<string, number>>(k.leases) ?? {}));
     for (const [id, until] of leases) if (until <= now) leases.delete(id);
     inFlight = leases.size;
@@ -86,7 +87,8 @@ export class MemoryMeter implements MeterDriver {
     if (i.featureLimit >= 0 && feature >= i.featureLimit) return out(Outcome.FEATURE, 0);
 
     tokens -= 1;
-    this.set(k.bucket, { t: tokens, ts: now, wm: minute, wc: wc + 1 }, 120000);
+    this.set(k.bucket, { t: tokens, ts: now }, 120000);
+    if (i.perMinute > 0) this.set(k.minute, [now, ...admitted].slice(0, i.perMinute), 61000);
     leases.set(i.leaseId, now + i.leaseTtlMs);
     inFlight = leases.size;
     this.set(k.leases, Object.fromEntries(leases), i.leaseTtlMs + 1000);

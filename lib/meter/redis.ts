@@ -71,7 +71,7 @@ export class ScriptMeter implements MeterDriver {
 
   async acquire(i: AcquireInput): Promise<AcquireResult> {
     const k = keys(i.account, i.creditPeriod, i.day, i.feature);
-    const r = (await this.client.run(S.acquire, [k.bucket, k.leases, k.credits, k.seeded, k.daily, k.feature, k.cards, k.hold], [
+    const r = (await this.client.run(S.acquire, [k.bucket, k.leases, k.credits, k.seeded, k.daily, k.feature, k.cards, k.hold, k.minute], [
       i.now ?? "", i.rate, i.burst, i.perMinute, i.maxInFlight, i.leaseId, i.leaseTtlMs, i.cost, i.creditLimit,
       i.dailyCap, i.featureLimit, i.periodTtlS, i.holdMs ?? 0, ...batchArgs(i.settles ?? []),
     ])) as unknown[];

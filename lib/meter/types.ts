@@ -170,6 +170,8 @@ export function keys(account: string, period: string, day: string, feature: stri
     cards: `${p}k:${period}`,
     /** Set by a settle that found the period unseeded: no rebuild until it expires. */
     hold: `${p}h:${period}`,
+    /** Times of the last calls admitted under a per-minute limit, newest first. */
+    minute: `${p}tm`,
   };
 }
 

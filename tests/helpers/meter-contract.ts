@@ -86,6 +86,17 @@ export function meterContract(name: string, make: () => Promise<ContractSubject>
       expect((await again(i, { now: T0 + 60_000 })).outcome).toBe(Outcome.OK);
     });
 
+    it("per-minute window: any 60 s, not the clock's minutes", async () => {
+      const i = await ready(base({ rate: 1000, burst: 1000, perMinute: 3 }));
+      for (let k = 0; k < 3; k++) expect((await again(i, { now: T0 + 30_000 + k })).outcome).toBe(Outcome.OK);
+      // A new minute on the clock, but the three are still within 60 s.
+      expect(await again(i, { now: T0 + 61_000 })).toMatchObject({ outcome: Outcome.RATE_LIMITED, retryAfterMs: 29_000 });
+      expect((await again(i, { now: T0 + 90_000 })).outcome).toBe(Outcome.OK);
+      // The window rolls one call at a time: the second of the three leaves it a millisecond later.
+      expect((await again(i, { now: T0 + 90_000 })).outcome).toBe(Outcome.RATE_LIMITED);
+      expect((await again(i, { now: T0 + 90_001 })).outcome).toBe(Outcome.OK);
+    });
+
     it("requests in flight, with leases that expire", async () => {
       const i = await ready(base({ maxInFlight: 2 }));
       const a = { ...i, leaseId: "a" };
