@@ -24,13 +24,15 @@ function present(r: ChangeDbRow) {
 
 export async function listChanges(input: ChangesInput, link: Link) {
   const where = changesWhere({ kinds: input.kind, after: input.after, since: input.since });
-  const [{ rows, meta, links }, last] = await Promise.all([
-    keysetPage({ spec: CHANGES_SORT, input, link, fetch: (order, after, limit) => selectChangesPage(where, order, after, limit) }),
-    lastSeq(),
-  ]);
+  // Read before the page: changes are appended one transaction at a time (lockChangeFeed), so
+  // every change up to it is visible to the page's query.
+  const last = await lastSeq();
+  const { rows, meta, links } = await keysetPage({ spec: CHANGES_SORT, input, link, fetch: (order, after, limit) => selectChangesPage(where, order, after, limit) });
   const data = rows.map(present);
-  // Where a mirror resumes: the last seq of this page, or where it started when the page is empty.
-  meta.next_after = data.length ? data[data.length - 1]!.seq : (input.after ?? 0);
-  meta.last_seq = last;
+  // Where a mirror resumes: the last seq of this page; after an empty page, the feed's end as it
+  // was before the page was read, since nothing up to it matched (a `since` past every change, a
+  // kind that did not occur): not back to the start.
+  meta.next_after = data.length ? data[data.length - 1]!.seq : Math.max(input.after ?? 0, last);
+  meta.last_seq = Math.max(last, data.length ? data[data.length - 1]!.seq : 0);
   return { body: { data, meta, links } };
 }

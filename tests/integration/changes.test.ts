@@ -31,6 +31,15 @@ describe("GET /v1/changes", () => {
     expect(resumed.body.data.map((c: any) => c.id)).toEqual(["base1-5"]);
   });
 
+  it("a page that matches nothing resumes from the feed's end, not from the start", async () => {
+    for (const q of ["since=2099-01-01T00:00:00Z", `after=1&kind=IMAGE&since=2099-01-01T00:00:00Z`]) {
+      const { body } = await getJson(`/v1/changes?${q}`);
+      expect(body.data, q).toEqual([]);
+      expect(body.meta.last_seq, q).toBeGreaterThan(0);
+      expect(body.meta.next_after, q).toBe(body.meta.last_seq);
+    }
+  });
+
   it("an empty page has an ETag, and revalidating it is a free 304", async () => {
     const end = await latest();
     const empty = await getJson(`/v1/changes?after=${end + 1000}`);

@@ -48,7 +48,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
       limit: limitParam(),
       cursor: cursorParam,
     }),
-    response: listOf(ChangeObject, { totalCount: false, extraMeta: { next_after: z.number().int(), last_seq: z.number().int() } }),
+    response: listOf(ChangeObject, { totalCount: false, extraMeta: {
+      next_after: z.number().int().meta({ description: "Where to resume (after=<it>): this page's last seq; after a page that matched nothing, the feed's end when it was read." }),
+      last_seq: z.number().int().meta({ description: "The feed's newest seq." }),
+    } }),
     errors: ["INVALID_PARAMETER", "INVALID_CURSOR", "LIMIT_EXCEEDED"],
     cost: COSTS.changes,
     cacheControl: CACHE.feed,
