@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { snake } from "@/lib/util/text";
+import { fieldName } from "@/lib/util/text";
 import { ApiError } from "./errors";
 
 // Cursor paging over a total order. Every sort ends with the resource's unique tiebreaker;
@@ -38,7 +38,7 @@ export function parseOrderBy(spec: SortSpec, input: { orderBy?: string; order_by
   const terms: OrderTerm[] = [];
   for (const p of parts) {
     const desc = p.startsWith("-");
-    const key = snake(p.replace(/^[-+]/, ""));
+    const key = fieldName(p.replace(/^[-+]/, ""), valid);
     // Own keys only: `constructor` or `__proto__` must not resolve through Object.prototype.
     const def = Object.hasOwn(spec.keys, key) ? spec.keys[key] : undefined;
     if (!def) {

@@ -1,4 +1,4 @@
-import { snake } from "@/lib/util/text";
+import { fieldName } from "@/lib/util/text";
 import { ApiError } from "./errors";
 
 function list(raw: string | undefined): string[] {
@@ -14,7 +14,7 @@ export function parseSelect(raw: string | undefined, valid: readonly string[]): 
   if (!names.length) return undefined;
   const set = new Set<string>(["id"]);
   for (const n of names) {
-    const field = snake(n);
+    const field = fieldName(n, valid);
     if (!valid.includes(field)) {
       throw new ApiError("INVALID_SELECT_FIELD", `Unknown select field '${n}'.`, { field: n, valid_fields: [...valid] });
     }

@@ -20,6 +20,18 @@ export function snake(s: string): string {
   return s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 }
 
+/**
+ * The field of `valid` a client named, camelCase or snake_case: snake() cannot know where a
+ * digit starts a word (change7dPct is change_7d_pct, top10Cards top10_cards), so a name is also
+ * matched with its underscores and case ignored. Unmatched: its snake_case form, for the error.
+ */
+export function fieldName(raw: string, valid: readonly string[]): string {
+  const s = snake(raw);
+  if (valid.includes(s)) return s;
+  const flat = raw.replace(/_/g, "").toLowerCase();
+  return valid.find((v) => v.replace(/_/g, "") === flat) ?? s;
+}
+
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]/u;
 /** Scripts written without spaces between words: substring matching stands in for words. */
 export function hasCjk(s: string): boolean {

@@ -48,6 +48,10 @@ describe("GET /v1/cards/{id}", () => {
     expect(body.data).toEqual({ id: "base1-4", name: "Charizard", national_pokedex_numbers: [6] });
     const snake = await getJson("/v1/cards/base1-4?select=national_pokedex_numbers");
     expect(snake.body.data).toEqual({ id: "base1-4", national_pokedex_numbers: [6] });
+    // A digit starting a word: change7dPct is change_7d_pct, in select as in orderBy.
+    const digits = await getJson("/v1/cards/base1-4?include=index&select=change7dPct,change30dPct");
+    expect(Object.keys(digits.body.data)).toEqual(["id", "change_7d_pct", "change_30d_pct"]);
+    expect((await getJson("/v1/cards?include=index&orderBy=-change7dPct&limit=1&select=name")).res.status).toBe(200);
   });
 
   it("include=index adds index_eur and last_price_at", async () => {

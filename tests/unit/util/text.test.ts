@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fold, hasCjk, slugify, snake, wordKey, words } from "@/lib/util/text";
+import { fieldName, fold, hasCjk, slugify, snake, wordKey, words } from "@/lib/util/text";
 
 describe("fold", () => {
   it.each([
@@ -90,6 +90,21 @@ describe("snake", () => {
     ["set.printRegion", "set.print_region"],
   ])("turns %s into %s", (s, expected) => {
     expect(snake(s)).toBe(expected);
+  });
+});
+
+describe("fieldName", () => {
+  const valid = ["id", "change_7d_pct", "change_30d_pct", "top10_cards", "index_eur"];
+  it.each([
+    ["change7dPct", "change_7d_pct"],
+    ["change_7dPct", "change_7d_pct"],
+    ["change30dPct", "change_30d_pct"],
+    ["top10Cards", "top10_cards"],
+    ["indexEur", "index_eur"],
+    ["index_eur", "index_eur"],
+    ["noSuchField", "no_such_field"],
+  ])("finds %s as %s", (raw, expected) => {
+    expect(fieldName(raw, valid)).toBe(expected);
   });
 });
 
