@@ -8,7 +8,8 @@ import { ApiError } from "./errors";
 
 export type SortType = "text" | "int" | "bigint" | "float" | "date" | "timestamp";
 export type SortColumn = { expr: SQL; type: SortType; nullable: boolean };
-export type SortKeyDef = { columns: SortColumn[]; requires?: string };
+/** `listed: false`: accepted, but not among the keys an error lists (SPEC.md fixes the card list). */
+export type SortKeyDef = { columns: SortColumn[]; requires?: string; listed?: false };
 export type SortSpec = { resource: string; keys: Record<string, SortKeyDef>; tiebreaker: string; default: string };
 export type OrderTerm = { key: string; desc: boolean };
 export type Order = { terms: OrderTerm[]; signature: string; columns: (SortColumn & { desc: boolean })[] };
@@ -20,13 +21,16 @@ export function col(expr: SQL, type: SortType, nullable = true): SortColumn {
   return { expr, type, nullable };
 }
 
+/** The sort keys an error names as valid. */
+export const listedKeys = (spec: SortSpec) => Object.keys(spec.keys).filter((k) => spec.keys[k]!.listed !== false);
+
 export function parseOrderBy(spec: SortSpec, input: { orderBy?: string; order_by?: string }, included: Set<string> = new Set()): Order {
   if (input.orderBy !== undefined && input.order_by !== undefined && input.orderBy !== input.order_by) {
     throw new ApiError("INVALID_PARAMETER", "orderBy and order_by are the same parameter; send one.", { parameter: "orderBy" });
   }
   const raw = (input.orderBy ?? input.order_by ?? "").trim() || spec.default;
   const parts = raw.split(",").map((s) => s.trim());
-  const valid = Object.keys(spec.keys);
+  const valid = listedKeys(spec);
   if (parts.some((p) => !p || p === "-")) {
     throw new ApiError("INVALID_PARAMETER", `orderBy '${raw}' has an empty key.`, { parameter: "orderBy", valid_fields: valid });
   }
@@ -38,7 +42,7 @@ export function parseOrderBy(spec: SortSpec, input: { orderBy?: string; order_by
   const terms: OrderTerm[] = [];
   for (const p of parts) {
     const desc = p.startsWith("-");
-    const key = fieldName(p.replace(/^[-+]/, ""), valid);
+    const key = fieldName(p.replace(/^[-+]/, ""), Object.keys(spec.keys));
     // Own keys only: `constructor` or `__proto__` must not resolve through Object.prototype.
     const def = Object.hasOwn(spec.keys, key) ? spec.keys[key] : undefined;
     if (!def) {

@@ -23,9 +23,9 @@ export const limitParam = (def = 50) =>
 export const cursorParam = z.string().max(4000).optional()
   .meta({ description: "Opaque cursor from links.next; bound to the orderBy it was issued for." });
 
-export const orderByParam = (keys: readonly string[], def: string) =>
+export const orderByParam = (keys: readonly string[], def: string, more = "") =>
   z.string().max(200).optional().meta({
-    description: `Up to four comma-separated keys of ${keys.join(", ")}; a leading '-' sorts descending. Default ${def}.`,
+    description: `Up to four comma-separated keys of ${keys.join(", ")}; a leading '-' sorts descending. Default ${def}.${more ? ` ${more}` : ""}`,
     example: def,
   });
 

@@ -6,13 +6,15 @@ import {
 import { CARD_FIELDS, CARD_INCLUDES } from "./cards/present";
 import { CARD_LANGUAGES, PRINT_REGIONS } from "@/lib/query";
 import { CARD_SORT } from "./cards/sort";
+import { listedKeys } from "@/lib/api/paging";
 
 // Request and response shapes of the catalogue routes. Route files pick these up; the
 // OpenAPI document is generated from the same objects.
 
 const ts = z.string().meta({ description: "RFC 3339 timestamp" });
 const date = z.string().nullable().meta({ description: "YYYY-MM-DD" });
-export const CARD_SORT_KEYS = Object.keys(CARD_SORT.keys);
+export const CARD_SORT_KEYS = listedKeys(CARD_SORT);
+const CARD_EXTRA_SORT = "Also accepted with include=index (or include=prices): change_7d_pct and change_30d_pct, the index's move in percent, nulls first when descending.";
 
 export const regionParam = z.enum(PRINT_REGIONS).optional().meta({ description: "Print region: WEST, JP, CN or KR." });
 
@@ -31,7 +33,7 @@ const PRICES_INCLUDE_INDEX = "include=prices includes the index: index_eur, last
 const cardListShape = {
   q: qParam(Q_HELP).meta({ example: "name:char* set.region:WEST" }),
   region: regionParam,
-  orderBy: orderByParam(CARD_SORT_KEYS, "id"),
+  orderBy: orderByParam(CARD_SORT_KEYS, "id", CARD_EXTRA_SORT),
   order_by: orderByAlias,
   limit: limitParam(),
   cursor: cursorParam,
@@ -44,7 +46,7 @@ export const CardListQuery = z.strictObject(cardListShape);
 export const SetCardsQuery = z.strictObject({
   ...cardListShape,
   q: qParam(`Further filter inside the set. ${Q_HELP}`).meta({ example: "number:4" }),
-  orderBy: orderByParam(CARD_SORT_KEYS, "number"),
+  orderBy: orderByParam(CARD_SORT_KEYS, "number", CARD_EXTRA_SORT),
 });
 export const CardGetQuery = z.strictObject({ select: cardListShape.select, include: cardListShape.include, lang: langParam });
 export const CardBatchQuery = z.strictObject({
