@@ -21,15 +21,16 @@ export function snake(s: string): string {
 }
 
 /**
- * The field of `valid` a client named, camelCase or snake_case: snake() cannot know where a
- * digit starts a word (change7dPct is change_7d_pct, top10Cards top10_cards), so a name is also
- * matched with its underscores and case ignored. Unmatched: its snake_case form, for the error.
+ * The field of `valid` a client named, camelCase or snake_case: snake() cannot know whether a
+ * digit starts a word (change7dPct is change_7d_pct, top10Cards top10_cards), so names are also
+ * compared with a break before every such digit, on both sides. Unmatched: its snake_case form.
  */
 export function fieldName(raw: string, valid: readonly string[]): string {
   const s = snake(raw);
   if (valid.includes(s)) return s;
-  const flat = raw.replace(/_/g, "").toLowerCase();
-  return valid.find((v) => v.replace(/_/g, "") === flat) ?? s;
+  const broken = (x: string) => snake(x).replace(/([a-z])(\d)/g, "$1_$2");
+  const k = broken(raw);
+  return valid.find((v) => broken(v) === k) ?? s;
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]/u;
