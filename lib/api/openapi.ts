@@ -98,11 +98,17 @@ const ERROR_METER_HEADERS = ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-R
 const REFUSAL_HEADERS = [...ERROR_METER_HEADERS, "Retry-After"];
 const meterRefs = (names: string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
-function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, body: boolean): Json {
+// Refusals that only a call costing credits can meet.
+const CREDIT_ERRORS: ErrorCode[] = ["QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"];
+const PARAM_ERRORS: Record<string, ErrorCode> = { limit: "LIMIT_EXCEEDED", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", cursor: "INVALID_CURSOR" };
+
+function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, body: boolean, free: boolean, query: string[]): Json {
   const all = new Set<ErrorCode>(codes);
   // Unknown query parameters are refused on every route but the liveness probe.
   if (strictQuery) all.add("INVALID_PARAMETER");
-  if (keyed) for (const c of KEYED_ERRORS) all.add(c);
+  if (keyed) for (const c of KEYED_ERRORS) if (!(free && CREDIT_ERRORS.includes(c))) all.add(c);
+  // A too-long q, include, select or cursor keeps its parameter's own code (params.ts issueToError).
+  for (const [param, code] of Object.entries(PARAM_ERRORS)) if (query.includes(param)) all.add(code);
   // A JSON body is read within the route's limit (lib/api/body.ts).
   if (body) all.add("PAYLOAD_TOO_LARGE");
   all.add("INTERNAL_ERROR");
@@ -147,7 +153,8 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     };
     const responses: Json = { [String(spec.successStatus ?? 200)]: success };
     if (spec.etag) responses["304"] = { description: "Not modified: the If-None-Match ETag still matches. No body, 0 credits." };
-    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.body || !!spec.upload));
+    const queryNames = Object.keys((spec.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.body || !!spec.upload, !!spec.cost.alwaysFree, queryNames));
     const op: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

@@ -81,7 +81,10 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
   // A parameter with its own error code keeps it when it is merely too long.
   const own: Partial<Record<string, ErrorCode>> = { cursor: "INVALID_CURSOR", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD" };
   if (issue.code === "too_big" && own[param]) {
-    return new ApiError(own[param]!, `${param} is too long: ${issue.message}`, { parameter: param, max_length: (issue as { maximum?: unknown }).maximum });
+    const max = (issue as { maximum?: unknown }).maximum;
+    // INVALID_QUERY's details.position points at the problem: the first character past the limit.
+    const at = param === "q" && typeof max === "number" ? { position: max } : {};
+    return new ApiError(own[param]!, `${param} is too long: ${issue.message}`, { parameter: param, max_length: max, ...at });
   }
   if (param === "limit" && issue.code === "too_big") {
     // The route's own maximum, which details.max must state (MAX_LIMIT unless it allows fewer).

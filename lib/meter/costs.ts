@@ -17,6 +17,8 @@ export type CostRule = {
    * or `credits` (allowed after confirmation, paid in trial credits). Absent: not at all.
    */
   trial?: { calls: string } | "credits";
+  /** Never costs a credit: no quota, plan or trial-expiry refusal can happen (the document omits them). */
+  alwaysFree?: true;
 };
 
 const per = (n: number, size: number) => Math.max(1, Math.ceil(n / size));
@@ -95,7 +97,7 @@ export const COSTS = {
   centeringConfirm: { ...fixed(5), minPlan: "growth", trial: { calls: "centering_confirm" } },
   centeringGrade: { ...fixed(1), minPlan: "growth", trial: "credits" },
   centeringStandards: { ...fixed(1), minPlan: "growth", trial: "credits" },
-  account: { credits: () => 0, text: "0 credits; answers after trial expiry" },
-  billing: { credits: () => 0, text: "0 credits; answers after trial expiry, when suspended and after cancellation" },
+  account: { credits: () => 0, text: "0 credits; answers after trial expiry", alwaysFree: true },
+  billing: { credits: () => 0, text: "0 credits; answers after trial expiry, when suspended and after cancellation", alwaysFree: true },
   billingWebhook: free("free; no key: Stripe signs the body (Stripe-Signature)"),
 } satisfies Record<string, CostRule>;

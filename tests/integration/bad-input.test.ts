@@ -104,6 +104,8 @@ const CASES: Case[] = [
   { name: "q that does not parse", applies: cardQuery, query: { q: "name:(" }, status: 400, code: "INVALID_QUERY",
     check: (d) => expect(typeof d.position).toBe("number") },
   { name: "q naming an unknown field", applies: cardQuery, query: { q: "zz:1" }, status: 400, code: "INVALID_QUERY" },
+  { name: "q too long", applies: has("q"), query: { q: "a".repeat(1001) }, status: 400, code: "INVALID_QUERY",
+    check: (d) => expect(typeof d.position).toBe("number") },
   // An unknown region or language inside q is the same mistake as region=MARS or lang=xx.
   { name: "q with an unknown region", applies: cardQuery, query: { q: "set.region:XX" }, status: 400, code: "INVALID_PARAMETER",
     check: (d) => expect(d).toMatchObject({ parameter: "q", field: "set.region", valid_values: ["WEST", "JP", "CN", "KR"], position: 0 }) },

@@ -11,12 +11,21 @@ const codesOf = (method: string, path: string) =>
   Object.values(doc.paths[path]![method.toLowerCase()]!.responses).flatMap((r) => r.headers?.["X-Error-Code"]?.schema.enum ?? []);
 
 describe("error codes in the OpenAPI document", () => {
-  it("every keyed route lists the meter's refusals", () => {
+  it("every keyed route lists the meter's refusals; those of credits only where a call can cost any", () => {
     for (const spec of routeSpecs().filter((s) => s.auth === "key")) {
-      expect(codesOf(spec.method, `/v1${spec.path}`), `${spec.method} ${spec.path}`).toEqual(expect.arrayContaining([
-        "MISSING_API_KEY", "INVALID_API_KEY", "QUOTA_EXCEEDED", "RATE_LIMITED", "CONCURRENCY_LIMIT", "PLAN_REQUIRED", "TRIAL_EXPIRED", "METER_UNAVAILABLE",
-      ]));
+      const codes = codesOf(spec.method, `/v1${spec.path}`);
+      const where = `${spec.method} ${spec.path}`;
+      expect(codes, where).toEqual(expect.arrayContaining(["MISSING_API_KEY", "INVALID_API_KEY", "RATE_LIMITED", "CONCURRENCY_LIMIT", "METER_UNAVAILABLE"]));
+      const credit = ["QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"];
+      if (spec.cost.alwaysFree) for (const c of credit) expect(spec.errors.includes(c as never) || !codes.includes(c), `${where} ${c}`).toBe(true);
+      else expect(codes, where).toEqual(expect.arrayContaining(credit));
     }
+    expect(codesOf("GET", "/v1/me")).not.toContain("QUOTA_EXCEEDED");
+  });
+
+  it("a parameter with a code of its own brings it: limit LIMIT_EXCEEDED, q INVALID_QUERY", () => {
+    expect(codesOf("GET", "/v1/prices/movers")).toContain("LIMIT_EXCEEDED");
+    for (const path of ["/v1/sets", "/v1/artists", "/v1/sealed"]) expect(codesOf("GET", path), path).toContain("INVALID_QUERY");
   });
 
   it("routes that read a body list PAYLOAD_TOO_LARGE", () => {
