@@ -58,11 +58,11 @@ export function parseOrderBy(spec: SortSpec, input: { orderBy?: string; order_by
     }
     terms.push({ key, desc });
   }
-  // The tiebreaker is unique, so keys after it can never decide anything: it closes the order.
+  // Every order ends with the tiebreaker; naming it only sets its direction (SPEC.md Pagination
+  // rule 4): wherever it was named, it moves to the end, keeping the direction it was given.
   // Appended, it ascends; descending sorts have indexes of their own for that mixed order.
   const tie = terms.findIndex((t) => t.key === spec.tiebreaker);
-  if (tie === -1) terms.push({ key: spec.tiebreaker, desc: false });
-  else terms.splice(tie + 1);
+  terms.push(tie === -1 ? { key: spec.tiebreaker, desc: false } : terms.splice(tie, 1)[0]!);
   const columns = terms.flatMap((t) => spec.keys[t.key]!.columns.map((c) => ({ ...c, desc: t.desc })));
   return { terms, signature: terms.map((t) => (t.desc ? `-${t.key}` : t.key)).join(","), columns };
 }

@@ -250,5 +250,11 @@ describe("cursor, limit and orderBy rules", () => {
     const up = await walkPages("/v1/sets/sv3pt5/cards?orderBy=id&limit=100&select=name", 100, { totalCount: false });
     const down = await walkPages("/v1/sets/sv3pt5/cards?orderBy=-id&limit=100&select=name", 100, { totalCount: false });
     expect(down.rows.map((r) => r.id)).toEqual(up.rows.map((r) => r.id).reverse());
+    // Named first, it still comes last: hp decides, then id descending.
+    const first = await walkPages("/v1/sets/sv3pt5/cards?orderBy=-id,hp&limit=100&select=hp", 100, { totalCount: false });
+    await expectStrictOrder(first.rows, cardOrder("hp,-id"), (r) => r.id);
+    const artists = await getJson("/v1/artists?orderBy=-slug,name&limit=250");
+    const names = artists.body.data.map((a: { name: string }) => a.name);
+    expect(names).toEqual([...names].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 });

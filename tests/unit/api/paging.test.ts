@@ -141,19 +141,17 @@ describe("parseOrderBy", () => {
     expect(terms(parseOrderBy(SERIES, { orderBy: "-slug" }))).toEqual(["-slug"]);
   });
 
-  it("drops keys after the tiebreaker, which can never decide anything", () => {
+  it("moves a named tiebreaker to the end: naming it only sets its direction (SPEC.md Pagination rule 4)", () => {
     const o = parseOrderBy(CARDS, { orderBy: "-id,name,hp" });
-    expect(terms(o)).toEqual(["-id"]);
-    expect(o.signature).toBe("-id");
-    expect(o.columns).toHaveLength(1);
-    // They are still validated.
+    expect(terms(o)).toEqual(["name", "hp", "-id"]);
+    expect(o.signature).toBe("name,hp,-id");
     expect(apiError(() => parseOrderBy(CARDS, { orderBy: "id,bogus" })).code).toBe("INVALID_PARAMETER");
   });
 
   it("gives equal orders the same signature, so a cursor stays valid across spellings", () => {
     const sig = (orderBy: string) => parseOrderBy(CARDS, { orderBy }).signature;
     expect(sig("releaseDate")).toBe(sig("release_date,id"));
-    expect(sig("id,name")).toBe(sig("id"));
+    expect(sig("id,name")).toBe(sig("name"));
     expect(sig("-hp")).not.toBe(sig("hp"));
   });
 });
