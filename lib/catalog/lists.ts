@@ -6,7 +6,7 @@ import type { Lang } from "@/lib/api/params";
 import { parseInclude } from "@/lib/api/select";
 import { presentArtist, presentSealed, presentSeries, withImpliedIndex } from "./present";
 import type { Account } from "@/lib/accounts/types";
-import { pricesOf } from "@/lib/prices/embed";
+import { planIndexFields, pricesOf } from "@/lib/prices/embed";
 import {
   artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
   selectSeriesPage,
@@ -84,6 +84,7 @@ async function withSealedPrices(include: Set<string>, data: Record<string, unkno
   for (const d of data) {
     const p = prices.get(String(d.slug));
     d.prices = { index: p?.index ?? null, quotes: p?.quotes ?? [] };
+    planIndexFields(d, account, p?.index);
   }
   return notes;
 }

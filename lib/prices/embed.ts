@@ -25,3 +25,17 @@ export async function pricesOf(kind: "card" | "sealed", items: { id: string; reg
 export function pricesWithheld(account: Account | undefined): string[] {
   return account?.plan === "trial" ? ["prices.graded", "prices.non_english"] : [];
 }
+
+/**
+ * A plan that withholds rows (the trial) is answered the index its own rows make, in a product's
+ * index fields as in prices.index (SPEC.md set cards rule 2), not the catalogue's, which may
+ * stand on Japanese or graded figures the plan does not see. Paid plans see every row: unchanged.
+ */
+export function planIndexFields(target: Record<string, unknown>, account: Account, index: { eur: number } | null | undefined): void {
+  if (account.plan !== "trial") return;
+  if (index) {
+    target.index_eur = index.eur;
+    return;
+  }
+  for (const f of ["index_eur", "last_price_at", "change_7d_pct", "change_30d_pct"]) if (f in target) target[f] = null;
+}

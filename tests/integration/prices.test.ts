@@ -168,6 +168,23 @@ describe("include=prices on card answers", () => {
     const list = (await getJson("/v1/sets/base1/cards?q=number:2&include=prices", { "x-api-key": trial.key })).body;
     expect(list.meta.plan_notes[0]).toMatch(/Trial/);
   });
+
+  it("the trial's index fields come from its own rows: a card priced only in German has none on the trial", async () => {
+    const german = "base1-6";
+    await query("delete from price_series where product_id = $1", [german]);
+    await refreshPrices(feeds({ "cardmarket/de.ndjson": [j({ product: `card:${german}`, date: day(-2), language: "de", printing: "HOLOFOIL", trend: 30 })] }), quiet());
+    await refreshIndex(quiet());
+    const paid = (await getJson(`/v1/cards/${german}?include=prices`)).body.data;
+    expect(paid.index_eur).toBe(30);
+    const trial = await makeAccount({ confirmed: true });
+    const path = `/v1/sets/base1/cards?q=number:6&include=prices&select=index_eur,last_price_at,prices`;
+    for (const url of [`/v1/cards/${german}?include=prices`, path]) {
+      const { body } = await getJson(url, { "x-api-key": trial.key });
+      const card = Array.isArray(body.data) ? body.data[0] : body.data;
+      expect(card.prices.index, url).toBeNull();
+      expect([card.index_eur, card.last_price_at], url).toEqual([null, null]);
+    }
+  });
 });
 
 describe("sealed products", () => {

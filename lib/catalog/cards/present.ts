@@ -4,6 +4,7 @@ import { localName, presentSet } from "@/lib/catalog/present";
 import type { CardDbRow, CardImageRow } from "@/lib/catalog/queries/cards";
 import type { Account } from "@/lib/accounts/types";
 import { presentImages } from "@/lib/images/present";
+import { planIndexFields } from "@/lib/prices/embed";
 
 export const CARD_INCLUDES = ["index", "prices", "translations", "images", "set", "artist"] as const;
 export type CardInclude = (typeof CARD_INCLUDES)[number];
@@ -113,6 +114,7 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
   if (inc.has("prices")) {
     const p = view.prices?.get(r.id);
     card.prices = { index: p?.index ?? null, quotes: p?.quotes ?? [] };
+    if (view.account) planIndexFields(card, view.account, p?.index as { eur: number } | null | undefined);
   }
   return project(card, view.select);
 }
