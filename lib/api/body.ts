@@ -49,10 +49,19 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** A JSON body: 413 past MAX_JSON_BODY, 400 when empty, not JSON, or holding a NUL. */
-export async function readJson(req: Request): Promise<unknown> {
+/** A body schema that takes no body at all (`.optional()`): an empty request body is then no body. */
+export const bodyOptional = (schema: { safeParse(v: unknown): { success: boolean } }) => schema.safeParse(undefined).success;
+
+/**
+ * A JSON body: 413 past MAX_JSON_BODY, 400 when not JSON or holding a NUL, and when empty unless
+ * the route's body is optional (then undefined).
+ */
+export async function readJson(req: Request, optional = false): Promise<unknown> {
   const text = new TextDecoder().decode(await readBounded(req, MAX_JSON_BODY, () => tooLarge("Bodies", MAX_JSON_BODY)));
-  if (!text.trim()) throw new ApiError("INVALID_PARAMETER", "A JSON body is required.", { parameter: "body" });
+  if (!text.trim()) {
+    if (optional) return undefined;
+    throw new ApiError("INVALID_PARAMETER", "A JSON body is required.", { parameter: "body" });
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bodyOptional } from "./body";
 import { ERRORS, type ErrorCode } from "./errors";
 import type { RouteSpec } from "./route";
 import { KEPT_REQUEST_ID } from "./respond";
@@ -168,7 +169,7 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
       ...(spec.cost.minPlan ? { "x-min-plan": spec.cost.minPlan, "x-trial": trialAccess(spec) } : {}),
     };
     if (spec.body) {
-      op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(spec.body, "input", components) } } };
+      op.requestBody = { required: !bodyOptional(spec.body), content: { "application/json": { schema: schemaOf(spec.body, "input", components) } } };
     }
     if (spec.upload) {
       op.requestBody = {

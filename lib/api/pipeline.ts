@@ -3,7 +3,7 @@ import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
 import { ANONYMOUS, authenticate, presentedKey, trialHeader, type Principal } from "./auth";
 import { logAnswer, watchSettle, type Pending } from "@/lib/usage/record";
-import { readJson, readUpload } from "./body";
+import { bodyOptional, readJson, readUpload } from "./body";
 import { ApiError } from "./errors";
 import { acceptsGzip, gzipEtag, gzipOf, GZIP_MIN_BYTES } from "./compress";
 import { etagOf, matchesIfNoneMatch } from "./etag";
@@ -116,7 +116,7 @@ function gatePlan(spec: RouteSpec<any, any, any>, principal: Principal, cost: nu
 // ── 5. body ──────────────────────────────────────────────────────────────────
 
 async function readBody(spec: RouteSpec<any, any, any>, req: Request): Promise<Body> {
-  if (spec.body) return { body: validate(spec.body, await readJson(req), "body", []) };
+  if (spec.body) return { body: validate(spec.body, await readJson(req, bodyOptional(spec.body)), "body", []) };
   if (spec.upload) return { upload: await readUpload(req, spec.upload.maxBytes) };
   return {};
 }

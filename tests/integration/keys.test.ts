@@ -54,6 +54,18 @@ describe("listing and creating keys", () => {
   });
 });
 
+describe("a key created without a body", () => {
+  it("is made as with {} (the body is optional), with or without a content type; a body that is no object is still refused", async () => {
+    const acct = await makeAccount();
+    const bare = await as(acct.key, "POST", "/v1/keys");
+    expect(bare.status, JSON.stringify(bare.body)).toBe(201);
+    expect(await accountOf(bare.body.data.secret)).toBe(acct.id);
+    const typed = await as(acct.key, "POST", "/v1/keys", { headers: { "content-type": "application/json" } });
+    expect(typed.status).toBe(201);
+    expectRefusal(await as(acct.key, "POST", "/v1/keys", { body: "{bad" as unknown }), 400, "INVALID_PARAMETER");
+  });
+});
+
 describe("how many keys", () => {
   it("an account holds at most 50 live keys: the 51st is 409 TOO_MANY_KEYS; deleting one makes room", async () => {
     const acct = await makeAccount({ plan: "enterprise", confirmed: true });
