@@ -147,7 +147,9 @@ export async function measureCentering(input: Buffer): Promise<Measurement> {
   }
   const { data, info } = await img.clone().resize({ width: WORK, height: WORK, fit: "inside" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const r: Raster = { data, w: info.width, h: info.height };
-  return { ...measureRaster(r, (uploaded.w || info.width) / info.width), rectified: null };
+  // The upload's own size, not the working raster's scaled back (734 × 1025 came out 734 × 1026).
+  const size = uploaded.w && uploaded.h ? { width: uploaded.w, height: uploaded.h } : {};
+  return { ...measureRaster(r, (uploaded.w || info.width) / info.width), ...size, rectified: null };
 }
 
 /** Longest side a photo is looked for a card at, and squared up from. */

@@ -66,6 +66,14 @@ describe("POST /v1/centering/measure", () => {
     expect(body.data.ceilings.find((c: { house: string }) => c.house === "PSA").max_grade).toBe("8");
   });
 
+  it("gives the uploaded image's own width and height, whatever the working raster's rounding", async () => {
+    const scan = await sharp(await cardScan({ left_right: 55, top_bottom: 50 })).resize(734, 1025, { fit: "fill" }).png().toBuffer();
+    const { res, body } = await measure(imageForm(scan));
+    expect(res.status).toBe(200);
+    expect(body.data.geometry.rectified).toBeNull();
+    expect([body.data.geometry.width, body.data.geometry.height]).toEqual([734, 1025]);
+  });
+
   it("squares a phone photo up: ratios within a point, lines in the squared-up raster that confirm turns back into them", async () => {
     const { res, body } = await measure(imageForm(await centeringPhoto({ left_right: 64, top_bottom: 42 })));
     expect(res.status).toBe(200);
