@@ -64,7 +64,7 @@ const SetSummary = z.object({
   id: z.string().meta({ description: "The set's code (base1, sv3pt5, tcgdex-asia-SV2a): the prefix of its cards' ids." }),
   name: z.string().meta({ description: "In the set's own language: Japanese, Chinese, … for Asian sets (name_en gives an English one where there is one)." }),
   series: z.object({ id: z.string(), name: z.string() }),
-  print_region: z.enum(PRINT_REGIONS).nullable().meta({ description: "Where the set was printed: WEST (international), JP, CN or KR." }),
+  print_region: z.enum(PRINT_REGIONS).nullable().meta({ description: "Where the set was printed: WEST (international), JP (Japanese, and the Thai and Indonesian editions of Japanese sets), CN or KR. Null only before a catalogue import has classified the set." }),
   release_date: date,
   printed_total: z.number().int().nullable().meta({ description: "The total printed on its cards, the /165 of 4/165; secret rares are numbered past it. Null when unknown." }),
 });

@@ -60,6 +60,13 @@ describe("GET /v1/sets", () => {
     await expectError("/v1/sets?region=MARS", 400, "INVALID_PARAMETER");
   });
 
+  it("every set has one of the reference's print regions: the Thai and Indonesian editions are JP", async () => {
+    const { rows } = await walk<Row>("/v1/sets?limit=250");
+    const { body } = await getJson("/v1/reference");
+    for (const r of rows) expect(body.data.print_regions, r.id).toContain(r.print_region);
+    expect((await getJson("/v1/sets/tcgdex-asia-SV3s")).body.data.print_region).toBe("JP");
+  });
+
   it("an unknown series gives an empty list with total_count 0", async () => {
     const { res, body } = await getJson("/v1/sets?series=no-such-series");
     expect(res.status).toBe(200);

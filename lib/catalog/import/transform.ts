@@ -60,17 +60,19 @@ function stableJson(v: unknown): string {
 }
 
 /**
- * Print region of a set. International sets print in the West. Asian sets take the first of
- * their languages in the order Japanese, Chinese, Korean; sets printed only in Thai or
- * Indonesian fit none of the four regions and stay null rather than being mislabelled.
+ * Print region of a set, always one of the reference's four (SPEC.md: WEST, JP, CN, KR).
+ * International sets print in the West. Asian sets take the first of their languages in the
+ * order Japanese, Chinese, Korean; the Thai and Indonesian editions (27 sets) are JP: they are
+ * the Japanese sets as The Pokémon Company's Asian office prints them (SV3s, AS1a…), in the
+ * Japanese format and numbering.
  */
-export function printRegion(s: Pick<UpstreamSet, "region" | "names" | "card_languages">): PrintRegion | null {
+export function printRegion(s: Pick<UpstreamSet, "region" | "names" | "card_languages">): PrintRegion {
   if (s.region === "international") return "WEST";
   const langs = new Set([...Object.keys(s.names ?? {}), ...(s.card_languages ?? [])]);
   if (langs.has("ja")) return "JP";
   if ([...langs].some((l) => l.startsWith("zh"))) return "CN";
   if (langs.has("ko")) return "KR";
-  return null;
+  return "JP";
 }
 
 /** Alternate set code: the tcgdex id, prefixed `asia-` for Asian sets so it never meets an international one. */

@@ -48,10 +48,10 @@ describe("printRegion", () => {
     expect(printRegion({ region: "asia", names: { en: "x" }, card_languages: ["ja"] })).toBe("JP");
   });
 
-  it("stays null for Asian sets printed in none of the regions", () => {
-    expect(printRegion({ region: "asia", names: { th: "x" } })).toBeNull();
-    expect(printRegion({ region: "asia", card_languages: ["id"] })).toBeNull();
-    expect(printRegion({ region: "asia" })).toBeNull();
+  it("gives the Thai and Indonesian editions of Japanese sets JP: never a region outside the reference's four", () => {
+    expect(printRegion({ region: "asia", names: { th: "x" } })).toBe("JP");
+    expect(printRegion({ region: "asia", card_languages: ["id"] })).toBe("JP");
+    expect(printRegion({ region: "asia" })).toBe("JP");
   });
 });
 
@@ -260,7 +260,7 @@ describe("transform", () => {
     expect(region("tcgdex-asia-CS1a")).toEqual(["CN", ["CN"]]);
     expect(region("tcgdex-asia-CS1b")).toEqual(["CN", ["CN"]]);
     expect(region("tcgdex-asia-KR1")).toEqual(["KR", ["KR"]]);
-    expect(region("tcgdex-asia-TH1")).toEqual([null, []]);
+    expect(region("tcgdex-asia-TH1")).toEqual(["JP", []]);
   });
 
   it("builds the set rows", () => {
