@@ -77,10 +77,9 @@ export function cardSeries(card: DemoCard, r: Rng): Def[] {
       }
     }
   });
-  if (r() < 0.15) {
-    const locale = ["de", "fr", "it", "es"][Math.floor(r() * 4)]!;
-    out.push(def("CARDMARKET", "TREND", "SOLD", "EUR", { locale, printing: prints[0]!, factor: 0.9 + r() * 0.2 }));
-  }
+  // One language per card: SPEC.md gives one quote row per source, variant, printing and grade
+  // (current prices rule 1), so a source does not quote a card in two languages side by side.
+  // The paid plans' other locales are the Japanese and Chinese cards'.
   if (rare) {
     out.push(def("EBAY", "MARKET", "SOLD", "USD", { condition: null, factor: 1.1 }));
     out.push(def("PRICECHARTING", "MARKET", "GUIDE", "USD", { condition: null, factor: 1.08 }));

@@ -42,3 +42,14 @@ describe("the demo market's feed lines", () => {
     expect({ locale: o!.locale, condition: o!.condition, printing: o!.printing }).toEqual({ locale: d.locale, condition: d.condition, printing: d.printing });
   });
 });
+
+describe("the demo market's rows", () => {
+  it("hold one series per source, variant, printing and grade on each product (SPEC.md current prices rule 1)", () => {
+    const products: Def[][] = [sealedSeries()];
+    for (const c of CARDS) for (let seed = 0; seed < 200; seed++) products.push(cardSeries(c, rng(`${c.id}:${seed}`)));
+    for (const defs of products) {
+      const keys = defs.map((d) => `${d.source}|${d.variant}|${d.printing ?? ""}|${d.grade ?? ""}`);
+      expect(new Set(keys).size, keys.join(" ")).toBe(keys.length);
+    }
+  });
+});
