@@ -27,8 +27,8 @@ const Q_HELP = "Lucene-style search: field:value, \"phrases\", * and ? wildcards
   `${CARD_LANGUAGES.join(", ")}; another value is 400 INVALID_PARAMETER naming the valid ones. ` +
   "A q that does not parse or names an unknown field is 400 INVALID_QUERY.";
 
-const PRICES_INCLUDE_INDEX = "include=prices includes the index: index_eur, last_price_at, change_7d_pct and change_30d_pct are present (null without an index) " +
-  "and can be selected and sorted on, as with include=index.";
+const PRICES_INCLUDE_INDEX = "include=prices includes the index: index_eur and last_price_at are present (null without an index), " +
+  "change_7d_pct and change_30d_pct when a select names them, and all four can be sorted on, as with include=index.";
 
 const cardListShape = {
   q: qParam(Q_HELP).meta({ example: "name:char* set.region:WEST" }),
@@ -130,9 +130,9 @@ export const CardObject = z.object({
   last_price_at: ts.nullable().optional()
     .meta({ description: "Newest observation behind the index; with include=index or include=prices, null when the card has none." }),
   change_7d_pct: z.number().nullable().optional()
-    .meta({ description: "The index's change in percent over 7 days, as GET /v1/prices/movers?window=7d computes it (refreshed with the index); with include=index or include=prices, null without an index point by the window's start. A sort key (orderBy=-change_7d_pct: nulls first)." }),
+    .meta({ description: "The index's change in percent over 7 days, as GET /v1/prices/movers?window=7d computes it (refreshed with the index); with include=index or include=prices when a select names it (select=change_7d_pct), null without an index point by the window's start. A sort key (orderBy=-change_7d_pct: nulls first)." }),
   change_30d_pct: z.number().nullable().optional()
-    .meta({ description: "The same over 30 days (window=30d)." }),
+    .meta({ description: "The same over 30 days (window=30d), also only when a select names it." }),
   translations: z.record(z.string(), z.object({ name: z.string() })).optional().meta({ description: "include=translations" }),
   images: z.array(z.object({
     face: z.string(), size: z.enum(["SMALL", "NORMAL", "LARGE"]), url: z.string(),

@@ -54,10 +54,14 @@ describe("GET /v1/cards/{id}", () => {
     expect((await getJson("/v1/cards?include=index&orderBy=-change7dPct&limit=1&select=name")).res.status).toBe(200);
   });
 
-  it("include=index adds index_eur and last_price_at", async () => {
+  it("include=index adds index_eur and last_price_at, and nothing else (SPEC.md set cards rule 1)", async () => {
+    const plain = (await getJson("/v1/cards/base1-4")).body.data;
     const { body } = await getJson("/v1/cards/base1-4?include=index");
     expect(body.data).toHaveProperty("index_eur");
     expect(body.data).toHaveProperty("last_price_at");
+    expect(Object.keys(body.data).filter((k) => !(k in plain)).sort()).toEqual(["index_eur", "last_price_at"]);
+    const row = (await getJson("/v1/sets/base1/cards?include=index&limit=1")).body.data[0];
+    expect(Object.keys(row).filter((k) => !(k in plain)).sort()).toEqual(["index_eur", "last_price_at"]);
   });
 });
 

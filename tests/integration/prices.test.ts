@@ -268,8 +268,8 @@ describe("24h movers, the cards' change sort keys and the price term of q", () =
     expect(bad.body.error.code).toBe("INVALID_PARAMETER");
   });
 
-  it("include=index carries change_7d_pct and change_30d_pct, as the movers compute them", async () => {
-    const { body } = await getJson(`/v1/cards/batch?ids=${rise},${fall}&include=index`);
+  it("include=index with a select naming them carries change_7d_pct and change_30d_pct, as the movers compute them", async () => {
+    const { body } = await getJson(`/v1/cards/batch?ids=${rise},${fall}&include=index&select=index_eur,change_7d_pct,change30dPct`);
     const byId = Object.fromEntries(body.data.map((c: any) => [c.id, c]));
     expect(byId[rise]).toMatchObject({ index_eur: 12, change_7d_pct: 20, change_30d_pct: null });
     expect(byId[fall]).toMatchObject({ index_eur: 8, change_7d_pct: -20, change_30d_pct: null });

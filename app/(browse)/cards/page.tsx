@@ -54,7 +54,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
   let error: string | undefined;
   const series = await byCatalogVersion("search-series", () => listSeries({ limit: 50, orderBy: "name" }, () => "").then((r) => r.body.data))
     .catch(() => []);
-  const input = { q, limit: PAGE, include: "index", cursor: sp.cursor, orderBy: SORTS[sort].orderBy, priced: onlyPriced, moved: change };
+  const input = { q, limit: PAGE, include: "index", cursor: sp.cursor, orderBy: SORTS[sort].orderBy, priced: onlyPriced, moved: change, changes: true };
   try {
     // One search's page, kept per catalogue version: the same address again is read from memory.
     const found = await byCatalogVersion(`search:${JSON.stringify(input)}:${here({ cursor: "CURSOR" })}`, async () => {

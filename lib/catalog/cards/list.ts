@@ -21,6 +21,8 @@ export type CardListInput = {
   priced?: boolean;
   /** Only cards with a move over this window (the collector pages' change sorts; not an API parameter). */
   moved?: "7d" | "30d";
+  /** The index's moves on every row with the index (the collector pages; not an API parameter). */
+  changes?: boolean;
 };
 
 export function cardView(input: { select?: string; include?: string; lang?: Lang }, account?: Account): CardView {
@@ -52,7 +54,7 @@ export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<C
 }
 
 async function page(spec: SortSpec, input: CardListInput, link: Link, filters: SQL[], account?: Account) {
-  const view = cardView(input, account);
+  const view: CardView = { ...cardView(input, account), changes: input.changes };
   const ast = parseCardQuery(input.q);
   const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)) });
   if (input.region) filters.push(sql`c.print_region = ${input.region}`);

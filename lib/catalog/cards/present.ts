@@ -31,6 +31,8 @@ export type CardView = {
   /** include=prices: the same rows as GET /v1/cards/{id}/prices, for the caller's plan. */
   prices?: Map<string, { index: unknown; quotes: unknown[] }>;
   account?: Account;
+  /** The index's moves without a select naming them (the collector pages). */
+  changes?: boolean;
 };
 
 export function setOfCard(r: CardDbRow) {
@@ -100,10 +102,12 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
     created_at: r.created_at,
   };
   if (inc.has("index")) {
+    // include=index adds index_eur and last_price_at (SPEC.md set cards rule 1); the moves
+    // come only when a select names them, so an unselected row holds exactly what SPEC.md says.
     card.index_eur = r.index_eur;
     card.last_price_at = r.last_price_at;
-    card.change_7d_pct = r.change_7d_pct ?? null;
-    card.change_30d_pct = r.change_30d_pct ?? null;
+    if (view.changes || view.select?.has("change_7d_pct")) card.change_7d_pct = r.change_7d_pct ?? null;
+    if (view.changes || view.select?.has("change_30d_pct")) card.change_30d_pct = r.change_30d_pct ?? null;
   }
   if (inc.has("translations")) {
     card.translations = Object.fromEntries(Object.entries(r.names).map(([lang, name]) => [lang, { name }]));
