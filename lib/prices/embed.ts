@@ -1,6 +1,6 @@
 import type { Account } from "@/lib/accounts/types";
 import { seriesOfProducts, type SeriesRead } from "./queries/read";
-import { planNotes, productPrices, type ProductPrices } from "./quotes";
+import { planNotes, productPrices, type HeldBack, type ProductPrices } from "./quotes";
 
 /** Quotes and index of many products at once (include=prices), as the plan may see them. */
 export async function pricesOf(kind: "card" | "sealed", items: { id: string; region: string | null }[], account: Account) {
@@ -12,18 +12,17 @@ export async function pricesOf(kind: "card" | "sealed", items: { id: string; reg
     else by.set(s.product_id, [s]);
   }
   let withheld = 0;
+  const held = new Set<HeldBack>();
   const prices = new Map<string, ProductPrices>();
   for (const r of items) {
     const p = productPrices(by.get(r.id) ?? [], account, {}, r.region);
     withheld += p.withheld;
+    for (const h of p.held) held.add(h);
     prices.set(r.id, p);
   }
-  return { prices, notes: planNotes(account, withheld) };
-}
-
-/** What include=prices holds back for a plan, as meta.withheld names it (SPEC.md set cards rule 2). */
-export function pricesWithheld(account: Account | undefined): string[] {
-  return account?.plan === "trial" ? ["prices.graded", "prices.non_english"] : [];
+  // What was held back of these products for this plan, as meta.withheld names it: nothing
+  // when the plan saw every row (SPEC.md set cards rule 2).
+  return { prices, notes: planNotes(account, withheld), withheld: [...held].sort() };
 }
 
 /**

@@ -12,7 +12,9 @@ export type Quote = {
 };
 
 export type QuoteFilters = { source?: string; variant?: string; locale?: string };
-export type ProductPrices = { index: CompositeIndex | null; quotes: Quote[]; withheld: number; delayedHours: number };
+/** What a plan held back of a product's rows, as meta.withheld names it (SPEC.md set cards rule 2). */
+export type HeldBack = "prices.graded" | "prices.non_english";
+export type ProductPrices = { index: CompositeIndex | null; quotes: Quote[]; withheld: number; held: Set<HeldBack>; delayedHours: number };
 
 const isTrial = (account: Account) => account.plan === "trial";
 
@@ -49,6 +51,7 @@ function timeOf(iso: string): number {
 
 export function productPrices(series: SeriesRead[], account: Account, filters: QuoteFilters, printRegion: string | null, now = Date.now()): ProductPrices {
   let withheld = 0;
+  const held = new Set<HeldBack>();
   const allowed: Quote[] = [];
   const entries: IndexEntry[] = [];
   let head: IndexEntry | undefined;
@@ -63,6 +66,8 @@ export function productPrices(series: SeriesRead[], account: Account, filters: Q
     }
     if (!planAllows(account, s)) {
       withheld++;
+      if (s.grading_company !== null || s.grading_score !== null) held.add("prices.graded");
+      if (s.locale !== "en") held.add("prices.non_english");
       continue;
     }
     const p = servablePoint(s, now);
@@ -81,7 +86,7 @@ export function productPrices(series: SeriesRead[], account: Account, filters: Q
   quotes.sort(ORDER);
   // The longest delay among the rows served, as the OpenAPI document says (not among those the filters left out).
   const delayedHours = quotes.reduce((m, q) => Math.max(m, delayHours(q.source)), 0);
-  return { index, quotes, withheld, delayedHours };
+  return { index, quotes, withheld, held, delayedHours };
 }
 
 export function planNotes(account: Account, withheld: number): string[] {

@@ -3,6 +3,8 @@ import { makeAccount } from "../helpers/accounts";
 import { getJson, walk } from "../helpers/api";
 import { count, query, queryOne } from "../helpers/db";
 import { expectError } from "../helpers/expect";
+import { day, feeds, quiet } from "../helpers/feeds";
+import { refreshPrices } from "@/lib/prices/refresh";
 
 // GET /v1/sets, /v1/sets/{code} and /v1/sets/{code}/cards (every rule of its SPEC.md section).
 
@@ -163,10 +165,22 @@ describe("GET /v1/sets/{code}/cards", () => {
     expect(paid.res.headers.get("x-credits-cost")).toBe("4");
     expect(paid.body.meta.withheld).toBeUndefined();
     for (const c of paid.body.data) expect(c).toHaveProperty("prices");
+    // sv3pt5-2 is quoted in German and graded: the trial is held back both, and told so.
+    await query("delete from price_series where product_id = 'sv3pt5-2'");
+    const j = JSON.stringify;
+    await refreshPrices(feeds({
+      "cardmarket/held.ndjson": [j({ product: "card:sv3pt5-2", date: day(-2), language: "de", printing: "HOLOFOIL", trend: 9 })],
+      "ebay/held.ndjson": [j({ product: "card:sv3pt5-2", date: day(-2), grade: "PSA 10", median_usd: 400, sold_count: 2 })],
+    }), quiet());
     const trial = await makeAccount({ confirmed: true });
     const t = await getJson("/v1/sets/sv3pt5/cards?include=prices&limit=2", { "x-api-key": trial.key });
     expect(t.body.meta.withheld).toEqual(["prices.graded", "prices.non_english"]);
     expect(t.body.meta.plan_notes[0]).toMatch(/Trial/);
+    // Nothing held back of a card without such rows: nothing named.
+    await query("delete from price_series where product_id = 'sv3pt5-3'");
+    const none = await getJson("/v1/sets/sv3pt5/cards?include=prices&q=number:3", { "x-api-key": trial.key });
+    expect(none.body.data).toHaveLength(1);
+    expect(none.body.meta.withheld).toBeUndefined();
   });
 
   it("rule 3: number sorts on the numeric part first, so a suffixed number sits next to its number", async () => {

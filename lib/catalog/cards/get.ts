@@ -1,11 +1,10 @@
 import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
-import { pricesWithheld } from "@/lib/prices/embed";
 import type { Lang } from "@/lib/api/params";
 import { selectAlternatives, selectCardById, selectCardsByIds, type CardDbRow } from "@/lib/catalog/queries/cards";
 import { identifierKey } from "@/lib/catalog/queries/identifiers";
-import { cardView, withIncludes } from "./list";
-import { presentCard, withheldGroups } from "./present";
+import { cardView, withheldFor, withIncludes } from "./list";
+import { presentCard } from "./present";
 
 type ViewInput = { select?: string; include?: string; lang?: Lang };
 
@@ -29,11 +28,6 @@ export function lookupCard(index: Map<string, CardDbRow>, id: string): CardDbRow
   return key === null ? undefined : index.get(key);
 }
 
-/** What the answer leaves out for this plan: field groups, and prices the plan does not see. */
-export function withheldFor(view: ReturnType<typeof cardView>, account?: Account): string[] {
-  return [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
-}
-
 /** A live card by primary or alternate id, ASCII letters in any case; CARD_NOT_FOUND otherwise. */
 export async function findCard(id: string): Promise<CardDbRow> {
   const row = lookupCard(cardIndex(await selectCardById(id)), id);
@@ -49,7 +43,7 @@ export async function getCard(id: string, input: ViewInput, account?: Account) {
   const view = cardView(input, account);
   const row = await findCard(id);
   const full = await withIncludes(view, [row]);
-  const withheld = withheldFor(view, account);
+  const withheld = withheldFor(view, full);
   const body: { data: Record<string, unknown>; meta?: { withheld: string[] } } = { data: presentCard(row, full) };
   if (withheld.length) body.meta = { withheld };
   // SPEC.md prices rule 5: the plan's note travels in a header here.
@@ -92,7 +86,7 @@ export async function getCardsBatch(input: ViewInput & { ids: string }, account?
   const alternatives = await selectAlternatives(missing.map((m) => m.id));
   for (const m of missing) m.alternatives = alternatives.get(m.id) ?? [];
   const full = await withIncludes(view, rows);
-  const withheld = withheldFor(view, account);
+  const withheld = withheldFor(view, full);
   const meta: Record<string, unknown> = { requested: ids.length, count: rows.length, missing };
   if (full.notes?.length) meta.plan_notes = full.notes;
   if (withheld.length) meta.withheld = withheld;

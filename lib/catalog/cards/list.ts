@@ -8,7 +8,7 @@ import { compileCardWhere, namePatterns, numberTerms, parseCardQuery, type Node 
 import { broadPatterns } from "@/lib/catalog/queries/terms";
 import { selectCardImages, selectCardPage, type CardDbRow, type CardImageRow } from "@/lib/catalog/queries/cards";
 import type { Account } from "@/lib/accounts/types";
-import { pricesOf, pricesWithheld } from "@/lib/prices/embed";
+import { pricesOf } from "@/lib/prices/embed";
 import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
 import { CARD_SORT, SET_CARD_SORT } from "./sort";
 import { findSet } from "@/lib/catalog/sets";
@@ -34,9 +34,14 @@ export function cardView(input: { select?: string; include?: string; lang?: Lang
   };
 }
 
+/** What the answer leaves out: field groups, and the kinds of price rows the plan did not see. */
+export function withheldFor(view: CardView, full: { pricesHeld?: string[] }): string[] {
+  return [...withheldGroups(view), ...(full.pricesHeld ?? [])];
+}
+
 /** What the answer's includes need beyond the card rows: images, and prices for the caller's plan. */
-export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<CardView & { notes?: string[] }> {
-  let out: CardView & { notes?: string[] } = view;
+export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<CardView & { notes?: string[]; pricesHeld?: string[] }> {
+  let out: CardView & { notes?: string[]; pricesHeld?: string[] } = view;
   if (view.include.has("images")) {
     const images = new Map<string, CardImageRow[]>();
     for (const img of await selectCardImages(rows.map((r) => r.id))) {
@@ -47,8 +52,8 @@ export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<C
     out = { ...out, images };
   }
   if (view.include.has("prices") && view.account) {
-    const { prices, notes } = await pricesOf("card", rows.map((r) => ({ id: r.id, region: r.s_print_region })), view.account);
-    out = { ...out, prices, notes };
+    const { prices, notes, withheld } = await pricesOf("card", rows.map((r) => ({ id: r.id, region: r.s_print_region })), view.account);
+    out = { ...out, prices, notes, pricesHeld: withheld };
   }
   return out;
 }
@@ -65,9 +70,9 @@ async function page(spec: SortSpec, input: CardListInput, link: Link, filters: S
     spec, input, link, included: view.include,
     fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region || !!input.priced || !!input.moved }),
   });
-  const withheld = [...withheldGroups(view), ...(view.include.has("prices") ? pricesWithheld(account) : [])];
-  if (withheld.length) meta.withheld = withheld;
   const full = await withIncludes(view, rows);
+  const withheld = withheldFor(view, full);
+  if (withheld.length) meta.withheld = withheld;
   if (full.notes?.length) meta.plan_notes = full.notes;
   return { ast, rows, body: { data: rows.map((r) => presentCard(r, full)), meta, links } };
 }
