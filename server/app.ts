@@ -3,7 +3,7 @@ import next from "next";
 import { answer } from "@/app/api/v1/router";
 import { newRequestId } from "@/lib/api/respond";
 import {
-  answerClientErrors, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
+  answerClientErrors, badTarget, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, refuseTarget, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 import { startEmbeddedStripe } from "./stripe-fake";
@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, async (req, res) => {
+    const bad = badTarget(req, `localhost:${port}`);
+    if (bad) return void (await refuseTarget(res, bad, securityHeaders(req, true)));
     const api = isApiPath(req.url ?? "/");
     try {
       stampClientIp(req);

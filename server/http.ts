@@ -17,6 +17,41 @@ import { env } from "@/lib/env";
 /** /v1 and /v1/…, but not /v1foo: exactly the paths of the public API. */
 export const isApiPath = (url: string) => url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?");
 
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * Why the request line's target or Host cannot be answered, or undefined. The fetch Request's
+ * URL is `http://<Host><target>`, so a Host holding `/`, `?` or `#` chose the route in place of
+ * the request line (`Host: x/v1/keys#` turned a public route into key creation): a Host must be
+ * a name or address with an optional port. An absolute-form target (a client talking as to a
+ * proxy) is taken in origin form, with its own host (RFC 9112 §3.2.2); any other form (`*`) is
+ * refused. HTTP/1.0 may leave Host out.
+ */
+export function badTarget(req: IncomingMessage, fallbackHost: string): string | undefined {
+  let url = req.url ?? "/";
+  if (/^https?:\/\//i.test(url)) {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return "The request target is not a valid URL.";
+    }
+    req.url = url = u.pathname + u.search;
+    req.headers.host = u.host;
+  }
+  if (!url.startsWith("/")) return "The request target must be a path.";
+  const host = req.headers.host;
+  if (host === undefined && req.httpVersion === "1.0") req.headers.host = fallbackHost;
+  else if (!host) return "A Host header is required.";
+  else if (!HOST.test(host)) return "The Host header must be a host name or address with an optional port.";
+  return undefined;
+}
+
+/** Answers a request badTarget refused: 400 in the envelope. */
+export function refuseTarget(res: ServerResponse, why: string, security: Readonly<Record<string, string>>): Promise<void> | undefined {
+  return sendAnswer(res, errorAnswer(new ApiError("INVALID_PARAMETER", why, { parameter: "request-target" }), newRequestId()), security);
+}
+
 /**
  * The caller's address, written into CLIENT_IP_HEADER after removing whatever the client sent
  * under that name: the rest of the app reads only this (lib/api/client-ip.ts).

@@ -4,7 +4,7 @@ import { fromResponse } from "@/lib/api/answer";
 import { fail } from "@/lib/api/respond";
 import { stopBackgroundWork } from "./background";
 import {
-  answerClientErrors, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
+  answerClientErrors, badTarget, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, refuseTarget, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
 
 // The /v1 API alone on plain node:http, without Next.js: the same route modules through the
@@ -20,7 +20,9 @@ try {
   console.error(`[lean] ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
-const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
+const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, async (req, res) => {
+  const bad = badTarget(req, `localhost:${port}`);
+  if (bad) return void (await refuseTarget(res, bad, securityHeaders(req, true)));
   try {
     stampClientIp(req);
     const request = toWebRequest(req, `localhost:${port}`);

@@ -67,10 +67,12 @@ describe("security headers", () => {
 });
 
 /** One raw HTTP/1.1 request (methods fetch refuses to send), and the answer's status line, headers and body. */
-function raw(server: Proc, method: string, path: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function raw(server: Proc, method: string, path: string, opts: { host?: string | null; version?: string } = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { hostname, port } = new URL(server.url);
+  const host = opts.host === undefined ? `Host: ${hostname}\r\n` : opts.host === null ? "" : `Host: ${opts.host}\r\n`;
   return new Promise((resolve, reject) => {
-    const s = net.connect(Number(port), hostname, () => s.end(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+    // Written, not ended: a half-closed socket is closed by the server before a slower answer (one that reads the database) is written.
+    const s = net.connect(Number(port), hostname, () => s.write(`${method} ${path} HTTP/${opts.version ?? "1.1"}\r\n${host}Connection: close\r\n\r\n`));
     let text = "";
     s.setEncoding("latin1");
     s.on("data", (d) => (text += d));
@@ -94,6 +96,33 @@ describe("methods outside HTTP's usual few", () => {
       expect(r.headers["x-request-id"], method).toBe(body.error.request_id);
       expect(r.headers["x-content-type-options"], method).toBe("nosniff");
     }
+  });
+});
+
+const envelope = (r: { body: string }) => JSON.parse(r.body.slice(r.body.indexOf("{"), r.body.lastIndexOf("}") + 1)) as { error: { code: string; request_id: string } };
+
+describe("the request line alone names the route", () => {
+  it("a Host holding a path is refused 400 in the envelope: it chose the route before (Host: x/v1/keys# made a key on a public route)", async () => {
+    const { port } = new URL(direct.url);
+    for (const host of [`127.0.0.1:${port}/v1/cards/base1-1/prices#`, `127.0.0.1:${port}/v1/me?`, "evil.example/v1/keys#", ""]) {
+      const r = await raw(direct, "GET", "/v1/health", { host });
+      expect(r.status, host).toBe(400);
+      expect(envelope(r).error.code, host).toBe("INVALID_PARAMETER");
+      expect(r.headers["x-request-id"], host).toBe(envelope(r).error.request_id);
+    }
+    // HTTP/1.1 without Host: the envelope too, not node's bare 400.
+    const none = await raw(direct, "GET", "/v1/health", { host: null });
+    expect([none.status, envelope(none).error.code]).toEqual([400, "INVALID_PARAMETER"]);
+  });
+
+  it("HTTP/1.0 may leave Host out; an absolute-form target is answered as its path", async () => {
+    const old = await raw(direct, "GET", "/v1/health", { host: null, version: "1.0" });
+    expect(old.status).toBe(200);
+    const absolute = await raw(direct, "GET", `${direct.url}/v1/health`);
+    expect(absolute.status).toBe(200);
+    expect(JSON.parse(absolute.body.slice(absolute.body.indexOf("{"), absolute.body.lastIndexOf("}") + 1))).toMatchObject({ status: "ok" });
+    const star = await raw(direct, "OPTIONS", "*");
+    expect([star.status, envelope(star).error.code]).toEqual([400, "INVALID_PARAMETER"]);
   });
 });
 
