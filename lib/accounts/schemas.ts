@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instant } from "@/lib/api/params";
 import { PLAN_ORDER } from "@/lib/meter/plans";
 
 // Request and response shapes of the account routes (validation and the OpenAPI document).
@@ -91,17 +92,17 @@ export const KeyObject = z.object({
 export const NewKeyObject = KeyObject.extend({ secret: z.string().meta({ description: "Shown once; only its hash is stored." }) }).meta({ id: "NewApiKey" });
 export const KeyBody = z.strictObject({
   name: z.string().min(1).max(100).optional(),
-  expires_at: z.iso.datetime({ offset: true }).nullable().optional().meta({ description: "When the key stops working (RFC 3339, in the future); omitted or null: never." }),
+  expires_at: instant().nullable().optional().meta({ description: "When the key stops working (RFC 3339, in the future); omitted or null: never." }),
 });
 export const KeyParams = z.object({ id: z.string().min(1).max(100).meta({ description: "The key's id (key_…), as GET /v1/keys lists it; not its secret." }) });
 
 export const AccountParams = z.object({ account_id: z.string().min(1).max(100).meta({ description: "The account's id (acct_…)." }) });
 export const PlanBody = z.strictObject({
   plan: z.enum(PLAN_ORDER),
-  resets_at: z.iso.datetime({ offset: true }).optional().meta({ description: "End of the current period; default 30 days on." }),
-  credits_limit: z.number().int().min(0).nullable().optional().meta({ description: "Negotiated credits per period (enterprise)." }),
+  resets_at: instant().optional().meta({ description: "End of the current period; default 30 days on." }),
+  credits_limit: z.number().int().min(0).max(2_147_483_647).nullable().optional().meta({ description: "Negotiated credits per period (enterprise)." }),
 });
-export const TrialBody = z.strictObject({ expires_at: z.iso.datetime({ offset: true }) });
+export const TrialBody = z.strictObject({ expires_at: instant() });
 export const CreditsBody = z.strictObject({ used: z.number().int().min(0) });
 export const FlagsBody = z.strictObject({
   legacy_paging: z.boolean().optional(),

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { instant } from "@/lib/api/params";
 import { cursorParam, decimal, limitParam } from "@/lib/api/params";
 import { listOf } from "@/lib/api/schemas";
 
 const ts = z.string().meta({ description: "RFC 3339 timestamp" });
-const instant = z.iso.datetime({ offset: true });
+const instantAt = instant();
 
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
 
@@ -14,8 +15,8 @@ export const RequestsQuery = z.strictObject({
     .meta({ description: "A status class (`4xx`) or an exact status (`429`)." }),
   error_code: z.string().regex(/^[A-Z_]{2,64}$/, "an error code such as RATE_LIMITED").optional().meta({ description: "An error code of SPEC.md's table, such as `RATE_LIMITED`." }),
   request_id: z.string().min(1).max(128).optional().meta({ description: "The X-Request-Id of an answer: finds its row." }),
-  from: instant.optional().meta({ description: "Calls at or after this instant (RFC 3339)." }),
-  to: instant.optional().meta({ description: "Calls before this instant (RFC 3339)." }),
+  from: instantAt.optional().meta({ description: "Calls at or after this instant (RFC 3339)." }),
+  to: instantAt.optional().meta({ description: "Calls before this instant (RFC 3339)." }),
   limit: limitParam(),
   cursor: cursorParam,
 });

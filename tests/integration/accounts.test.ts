@@ -352,6 +352,23 @@ describe("operator routes", () => {
     expect((await as(acct.key, "GET", "/v1/me")).body.data.quota).toMatchObject({ credits_used: 0 });
   });
 
+  it("values the database cannot hold are 400 INVALID_PARAMETER, not 500", async () => {
+    const acct = await makeAccount();
+    for (const [path, body] of [
+      ["plan", { plan: "enterprise", credits_limit: 2_147_483_648 }],
+      ["plan", { plan: "developer", resets_at: "0000-01-01T00:00:00Z" }],
+      ["plan", { plan: "developer", resets_at: "9999-12-31T23:59:59+23:59" }],
+      ["trial", { expires_at: "0000-02-29T00:00:00Z" }],
+      ["trial", { expires_at: "9999-12-31T23:59:59-23:59" }],
+    ] as const) {
+      const a = await parse(await call("POST", `/v1/admin/accounts/${acct.id}/${path}`, {
+        anonymous: true, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body),
+      }));
+      expect(a.status, JSON.stringify(body)).toBe(400);
+      expect(expectEnvelope(a.res, a.body).code).toBe("INVALID_PARAMETER");
+    }
+  });
+
   it("every action is in the audit log: who, what, when", async () => {
     const acct = await makeAccount();
     const started = await queryOne<{ now: Date }>("select now() as now");

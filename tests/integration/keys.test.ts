@@ -64,6 +64,13 @@ describe("a key created without a body", () => {
     expect(typed.status).toBe(201);
     expectRefusal(await as(acct.key, "POST", "/v1/keys", { body: "{bad" as unknown }), 400, "INVALID_PARAMETER");
   });
+
+  it("an expiry the database cannot hold is 400 INVALID_PARAMETER, not 500", async () => {
+    const acct = await makeAccount();
+    for (const expires_at of ["9999-12-31T23:00:00-01:00", "0000-02-29T00:00:00Z", "2030-01-01T00:00:00+18:00"]) {
+      expectRefusal(await as(acct.key, "POST", "/v1/keys", { body: { name: "t", expires_at } }), 400, "INVALID_PARAMETER");
+    }
+  });
 });
 
 describe("how many keys", () => {

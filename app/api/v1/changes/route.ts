@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CACHE } from "@/lib/api/cache-control";
-import { cursorParam, decimal, limitParam } from "@/lib/api/params";
+import { cursorParam, decimal, instant, limitParam } from "@/lib/api/params";
 import { defineRoute, mount } from "@/lib/api/route";
 import { listOf } from "@/lib/api/schemas";
 import { REFERENCE } from "@/lib/catalog/reference";
@@ -44,7 +44,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     query: z.strictObject({
       kind: kindParam,
       after: decimal(z.coerce.number().int().min(0).max(2_147_483_647).optional()).meta({ description: "Only changes with a greater seq." }),
-      since: z.iso.datetime({ offset: true }).optional().meta({ description: "Only changes at or after this time (RFC 3339)." }),
+      since: instant().optional().meta({ description: "Only changes at or after this time (RFC 3339)." }),
       limit: limitParam(),
       cursor: cursorParam,
     }),
