@@ -1,7 +1,8 @@
 import http from "node:http";
 import next from "next";
-import { answer } from "@/app/api/v1/router";
-import { newRequestId } from "@/lib/api/respond";
+import { allowOf, answer } from "@/app/api/v1/router";
+import { ApiError } from "@/lib/api/errors";
+import { errorAnswer, newRequestId } from "@/lib/api/respond";
 import {
   answerClientErrors, badTarget, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, refuseTarget, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
@@ -16,6 +17,8 @@ import { startEmbeddedStripe } from "./stripe-fake";
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
+
+const PAGE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 async function main(): Promise<void> {
   checkBeforeListening();
@@ -36,6 +39,10 @@ async function main(): Promise<void> {
       if (api) {
         const sending = sendAnswer(res, await answer(toWebRequest(req, `localhost:${port}`)), securityHeaders(req, true));
         if (sending) await sending;
+      } else if (!PAGE_METHODS.has(req.method ?? "")) {
+        // Next answers TRACE and made-up methods with a 500: they are refused here instead.
+        const refused = sendAnswer(res, errorAnswer(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not a method pages answer.`), newRequestId()), securityHeaders(req, true));
+        if (refused) await refused;
       } else {
         setSecurityHeaders(req, res, false, dev);
         // Pages and images carry a request id as the API's answers do (a route's own id replaces it).
@@ -49,7 +56,7 @@ async function main(): Promise<void> {
   });
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
-  answerClientErrors(server);
+  answerClientErrors(server, allowOf);
   server.listen(port, hostname, () => {
     console.log(`[server] http://localhost:${port} (API at /v1, reference at /docs)${dev ? " in development mode" : ""}`);
     startBackgroundWork();

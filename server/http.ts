@@ -309,17 +309,26 @@ const MALFORMED = { code: "INVALID_PARAMETER" as ErrorCode, status: "400 Bad Req
  * else malformed 400 INVALID_PARAMETER, in the envelope with a request id, instead of node's
  * bare status line. A timeout keeps node's own 408.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, allowOf?: (path: string) => string | null | undefined): void {
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
-    const e = (err.code && CLIENT_ERRORS[err.code]) || (err.code?.startsWith("HPE_") ? MALFORMED : undefined);
+    let e = (err.code && CLIENT_ERRORS[err.code]) || (err.code?.startsWith("HPE_") ? MALFORMED : undefined);
     if (!e || !socket.writable) {
       if (socket.writable && err.code === "ERR_HTTP_REQUEST_TIMEOUT") socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
       else socket.destroy();
       return;
     }
+    // A method the parser does not know (TRACK, a made-up one) on a /v1 path: 405 with the path's
+    // Allow as the router's own 405s, or 404 when no route has the path (allowOf: the router's).
+    const extra: Record<string, string> = {};
+    if (err.code === "HPE_INVALID_METHOD" && allowOf) {
+      const target = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split("\r\n", 1)[0]?.split(" ")[1] ?? "";
+      const allow = allowOf(target.split("?")[0]!);
+      if (allow === null) e = { code: "NOT_FOUND", status: "404 Not Found", message: "No route has this path. The API reference is at /v1/openapi.json." };
+      else if (allow) extra.allow = allow;
+    }
     const a = errorAnswer(new ApiError(e.code, e.message), newRequestId());
     const body = Buffer.from(a.body as string);
-    const headers = { ...API_SECURITY, ...a.headers, "content-length": String(body.length), connection: "close" };
+    const headers = { ...API_SECURITY, ...a.headers, ...extra, "content-length": String(body.length), connection: "close" };
     socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${e.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));
   });
 }

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { answer } from "@/app/api/v1/router";
+import { allowOf, answer } from "@/app/api/v1/router";
 import { fromResponse } from "@/lib/api/answer";
 import { fail } from "@/lib/api/respond";
 import { stopBackgroundWork } from "./background";
@@ -37,6 +37,6 @@ const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostH
 });
 
 server.keepAliveTimeout = 65_000;
-answerClientErrors(server);
+answerClientErrors(server, allowOf);
 server.listen(port, () => console.log(`[lean] /v1 on http://localhost:${port}`));
 onShutdown(server, stopBackgroundWork);

@@ -195,6 +195,21 @@ describe("paths and methods outside the routes", () => {
       await expectError(path, 404, "NOT_FOUND");
     }
     await expectError("/v1/nope", 404, "NOT_FOUND", "POST");
+    // Whatever the method: a HEAD or a preflight of a path that does not exist claims no GET.
+    for (const method of ["HEAD", "OPTIONS", "FOO"]) {
+      const res = await call(method, "/v1/nope/deeper");
+      expect(res.status, method).toBe(404);
+      expect(res.headers.get("allow"), method).toBeNull();
+      expect(res.headers.get("x-request-id"), method).toBeTruthy();
+    }
+  });
+
+  it("a method no route export serves (a made-up one; TRACE over a socket in server-security) is 405 with the path's Allow", async () => {
+    for (const method of ["FOO", "PROPFIND"]) {
+      const res = await call(method, "/v1/cards");
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe("GET, HEAD, OPTIONS");
+    }
   });
 
   it("a wrong method is 405 METHOD_NOT_ALLOWED with an Allow header, on every route", async () => {

@@ -95,7 +95,11 @@ describe("methods outside HTTP's usual few", () => {
       expect(body.error.code, method).toBe("METHOD_NOT_ALLOWED");
       expect(r.headers["x-request-id"], method).toBe(body.error.request_id);
       expect(r.headers["x-content-type-options"], method).toBe("nosniff");
+      expect(r.headers.allow, method).toBe("GET, HEAD, OPTIONS");
     }
+    // On a path that does not exist, 404 whatever the method.
+    const trace = await raw(direct, "TRACE", "/v1/nope/deeper");
+    expect(trace.status).toBe(404);
   });
 });
 

@@ -1,8 +1,8 @@
 import { fromResponse, toResponse, type Answer } from "@/lib/api/answer";
 import { urlOf } from "@/lib/api/context";
 import { answerRoute } from "@/lib/api/pipeline";
-import type { RouteSpec } from "@/lib/api/route";
-import { fail } from "@/lib/api/respond";
+import { METHODS, type RouteSpec } from "@/lib/api/route";
+import { allowHeader, fail } from "@/lib/api/respond";
 import { hiddenRoute, isOperator, withTrialHeader } from "@/lib/api/auth";
 import * as fallback from "./[[...path]]/route";
 import { ROUTE_MODULES } from "./routes";
@@ -70,14 +70,37 @@ export async function answer(req: Request): Promise<Answer> {
     // As in Next, a route without dynamic segments gets no params object at all.
     const res = handler?.spec
       ? await answerRoute(handler.spec, req, e.names.length ? params : {})
-      : await outside(req, handler ? handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }) : fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`));
-    if (req.method !== "HEAD") return res;
-    if (res.body instanceof ReadableStream) void res.body.cancel();
-    res.body = null;
-    return res;
+      : await outside(req, handler ? handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }) : methodNotAllowed(req, e.mod));
+    return headless(req, res);
   }
-  const handler = (fallback as Record<string, unknown>)[req.method] as ((r: Request) => Promise<Response>) | undefined;
-  return outside(req, handler ? handler(req) : fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`));
+  // No route has this path: 404 whatever the method (CONTRACT.md §8), HEAD and OPTIONS included.
+  return headless(req, await outside(req, fallback.GET(req)));
+}
+
+/**
+ * The Allow header of a /v1 path: what its route serves; null when no route has the path;
+ * undefined outside /v1 (for the servers' answers to methods node's parser refuses). An
+ * operator path is a path like any other only with the token, which such a request is not read for.
+ */
+export function allowOf(pathname: string): string | null | undefined {
+  if (pathname !== "/v1" && !pathname.startsWith("/v1/")) return undefined;
+  const e = candidates(pathname).find((c) => c.regex.test(pathname));
+  if (!e || e.admin) return null;
+  return allowHeader(METHODS.filter((m) => (e.mod[m] as Handler | undefined)?.spec).join(", "));
+}
+
+/** A HEAD answer: its GET's status and headers, without the body. */
+function headless(req: Request, res: Answer): Answer {
+  if (req.method !== "HEAD") return res;
+  if (res.body instanceof ReadableStream) void res.body.cancel();
+  res.body = null;
+  return res;
+}
+
+/** A method no module export serves (TRACE, a made-up one): 405 with the path's Allow, as mount's own 405s. */
+function methodNotAllowed(req: Request, mod: Record<string, unknown>): Response {
+  const allow = METHODS.filter((m) => (mod[m] as Handler | undefined)?.spec).join(", ");
+  return fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) });
 }
 
 /**

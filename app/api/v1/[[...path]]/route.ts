@@ -1,4 +1,4 @@
-import { fail, optionsResponse } from "@/lib/api/respond";
+import { fail } from "@/lib/api/respond";
 
 // Every path under /v1 that no route claims answers in the error envelope.
 const notFound = async (req: Request) => {
@@ -6,5 +6,5 @@ const notFound = async (req: Request) => {
   return fail(req, "NOT_FOUND", `No route ${req.method} ${path}. The API reference is at /v1/openapi.json.`, { path });
 };
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
-export const OPTIONS = async (req: Request) => optionsResponse(req, "GET");
+// A path that does not exist serves no method: a preflight or HEAD of it is 404 too, not an Allow of GET.
+export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
