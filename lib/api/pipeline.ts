@@ -8,7 +8,7 @@ import { ApiError } from "./errors";
 import { acceptsGzip, gzipEtag, gzipOf, GZIP_MIN_BYTES } from "./compress";
 import { etagOf, matchesIfNoneMatch } from "./etag";
 import { issueToError, PAGING_PARAMS } from "./params";
-import { hasNul } from "@/lib/util/text";
+import { decoded, hasNul } from "@/lib/util/text";
 import { env } from "@/lib/env";
 import { toResponse, type Answer } from "./answer";
 import { publicOrigin, urlOf, withRequest } from "./context";
@@ -231,6 +231,16 @@ function parseFresh(spec: RouteSpec<any, any, any>, req: Request, rawParams: Rec
   const query: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(rawParams)) if (typeof value === "string") noNul(value, name);
   if (spec.anyQuery) return { query: {}, params: validate(spec.params ?? z.object({}), rawParams, "path", []) as Record<string, unknown>, paging: [] };
+  // URLSearchParams turns a malformed escape (%E0%A4%A) into U+FFFD and the call would be
+  // served on a value nobody sent: refused, as the same bytes in the path are.
+  if (url.search.includes("%")) {
+    for (const part of url.search.slice(1).split("&")) {
+      if (decoded(part.replace(/\+/g, " ")) === null) {
+        const name = decoded(part.split("=", 1)[0]!) ?? "query";
+        throw new ApiError("INVALID_PARAMETER", `Parameter '${name}' is not valid percent-encoded UTF-8.`, { parameter: name });
+      }
+    }
+  }
   for (const [k, v] of url.searchParams) {
     if (Object.hasOwn(query, k)) throw new ApiError("INVALID_PARAMETER", `Parameter '${k}' was given more than once.`, { parameter: k });
     noNul(k, "query");

@@ -114,6 +114,8 @@ const CASES: Case[] = [
   // Instants PostgreSQL cannot hold (year 0, past 9999 in UTC, offsets past ±14:00) answered 500.
   ...["0000-01-01T00:00:00Z", "2026-01-01T00:00:00+18:00", "9999-12-31T23:00:00-01:00"].flatMap((v) => (["since", "from", "to"] as const).map((p) => (
     { name: `${p}=${v}`, applies: has(p), query: { [p]: v }, status: 400, code: "INVALID_PARAMETER" as const, check: (d: Record<string, unknown>) => expect(d.parameter).toBe(p) }))),
+  { name: "malformed UTF-8 escape in q", applies: has("q"), query: {}, raw: "q=%E0%A4%A", status: 400, code: "INVALID_PARAMETER",
+    check: (d) => expect(d.parameter).toBe("q") },
   { name: "NUL in the cursor", applies: has("cursor"), query: { cursor: "\u0000" }, status: 400, code: "INVALID_CURSOR" },
 ];
 
