@@ -19,8 +19,11 @@ const DESCRIPTIONS: Record<string, string> = {
   prices: "Current quotes and index of every priced product, every row a paid plan sees: {card_id or sealed_id, index, quotes}.",
 };
 
-/** Files whose rows a plan's filter would cut: paid plans only. */
-const PAID_ONLY = new Set(["prices"]);
+/**
+ * Files whose rows a plan's filter would cut: paid plans only. The index file too: its entries
+ * stand on Japanese, Chinese and other-language figures the trial's price routes withhold.
+ */
+const PAID_ONLY = new Set(["prices", "index"]);
 
 /** The current file of each type built, by type. */
 export async function bulkFiles(): Promise<FileRow[]> {
@@ -42,7 +45,9 @@ export async function downloadBulk(type: string, account: Account) {
     throw new ApiError("NOT_FOUND", `No bulk file of type '${type}'. Types: ${BULK_TYPES.join(", ")}.`, { type, valid_values: BULK_TYPES });
   }
   if (PAID_ONLY.has(type) && account.plan === "trial") {
-    throw new ApiError("PLAN_REQUIRED", "The full prices file holds graded and non-English rows: it needs a paid plan.", {
+    // SPEC.md: before confirmation, a PLAN_REQUIRED message starts with 'Confirm your email'.
+    const why = `The ${type} file holds graded and non-English figures the trial does not see: it needs a paid plan.`;
+    throw new ApiError("PLAN_REQUIRED", account.emailConfirmedAt ? why : `Confirm your email and subscribe: ${why}`, {
       plan_required: "developer", next_step: upgradeStep("developer", "Bulk prices come with every paid plan."),
     });
   }

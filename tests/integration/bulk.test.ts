@@ -77,7 +77,15 @@ describe("bulk files on local storage", () => {
     // A plan decision, made here by the handler after the meter: no quota or rate headers (SPEC.md QUOTA_EXCEEDED details 7).
     expect([...refused.res.headers.keys()].filter((h) => /^(ratelimit-|x-quota-)/.test(h))).toEqual([]);
     expect(refused.res.headers.get("x-credits-cost")).toBe("0");
-    expect((await download("index", { "x-api-key": trial.key })).res.status).toBe(200);
+    // The index file too: its entries stand on figures the trial's price routes withhold.
+    const index = await getJson("/v1/bulk/index", { "x-api-key": trial.key });
+    expect([index.res.status, index.body.error.code]).toEqual([403, "PLAN_REQUIRED"]);
+    expect((await getJson("/v1/bulk", { "x-api-key": trial.key })).body.data.filter((f: { paid_only: boolean }) => f.paid_only).map((f: { type: string }) => f.type).sort())
+      .toEqual(["index", "prices"]);
+    expect((await download("cards", { "x-api-key": trial.key })).res.status).toBe(200);
+    // Before confirmation the refusal says so first (SPEC.md PLAN_REQUIRED).
+    const unconfirmed = await makeAccount();
+    expect((await getJson("/v1/bulk/prices", { "x-api-key": unconfirmed.key })).body.error.message).toMatch(/^Confirm your email/);
     const unknown = await getJson("/v1/bulk/nope");
     expect(unknown.res.status).toBe(404);
     expect(unknown.body.error.details.valid_values).toContain("cards");

@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/bulk/{type}",
     operationId: "downloadBulkFile",
     summary: "Download a bulk file",
-    description: "Streams the gzip file (application/gzip) with its sha256 as a strong ETag. The prices file needs a paid plan.",
+    description: "Streams the gzip file (application/gzip) with its sha256 as a strong ETag. The prices and index files need a paid plan (paid_only in the list): their figures include the graded and non-English rows a trial does not see.",
     tags: ["Bulk"],
     auth: "key",
     params: z.object({ type: z.string().min(1).max(40).meta({ description: "cards, sets, sealed, index or prices." }) }),
