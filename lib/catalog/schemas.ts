@@ -126,7 +126,7 @@ export const CardObject = z.object({
   updated_at: ts,
   created_at: ts,
   index_eur: z.number().nullable().optional()
-    .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none." }),
+    .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none. On the trial, the index of the rows the trial sees (English, ungraded), as GET /v1/cards/{id}/prices computes it for the trial: null for a card priced only in other languages. Sorting still uses the catalogue's index." }),
   last_price_at: ts.nullable().optional()
     .meta({ description: "Newest observation behind the index; with include=index or include=prices, null when the card has none." }),
   change_7d_pct: z.number().nullable().optional()

@@ -178,12 +178,13 @@ describe("include=prices on card answers", () => {
     expect(paid.index_eur).toBe(30);
     const trial = await makeAccount({ confirmed: true });
     const path = `/v1/sets/base1/cards?q=number:6&include=prices&select=index_eur,last_price_at,prices`;
-    for (const url of [`/v1/cards/${german}?include=prices`, path]) {
+    for (const url of [`/v1/cards/${german}?include=prices`, path, `/v1/cards/${german}?include=index`, `/v1/cards/batch?ids=${german}&include=index`]) {
       const { body } = await getJson(url, { "x-api-key": trial.key });
       const card = Array.isArray(body.data) ? body.data[0] : body.data;
-      expect(card.prices.index, url).toBeNull();
+      if (url.includes("prices")) expect(card.prices.index, url).toBeNull();
       expect([card.index_eur, card.last_price_at], url).toEqual([null, null]);
     }
+    expect((await getJson(`/v1/cards/${german}?include=index`)).body.data.index_eur).toBe(30);
   });
 });
 

@@ -33,6 +33,8 @@ export type CardView = {
   account?: Account;
   /** The index's moves without a select naming them (the collector pages). */
   changes?: boolean;
+  /** include=index on a plan that withholds rows (the trial): the index of the rows it sees. */
+  planIndexes?: Map<string, { index: unknown }>;
 };
 
 export function setOfCard(r: CardDbRow) {
@@ -108,6 +110,8 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
     card.last_price_at = r.last_price_at;
     if (view.changes || view.select?.has("change_7d_pct")) card.change_7d_pct = r.change_7d_pct ?? null;
     if (view.changes || view.select?.has("change_30d_pct")) card.change_30d_pct = r.change_30d_pct ?? null;
+    const own = view.planIndexes?.get(r.id);
+    if (own && view.account) planIndexFields(card, view.account, own.index as { eur: number } | null);
   }
   if (inc.has("translations")) {
     card.translations = Object.fromEntries(Object.entries(r.names).map(([lang, name]) => [lang, { name }]));
