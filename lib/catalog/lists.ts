@@ -79,14 +79,16 @@ export type SealedListInput = PageInput & { q?: string; set?: string; product_ty
 
 /** include=prices: the sealed prices route's rows for the caller's plan, per product. */
 async function withSealedPrices(include: Set<string>, data: Record<string, unknown>[], account?: Account) {
-  if (!include.has("prices") || !account) return undefined;
-  const { prices, notes } = await pricesOf("sealed", data.map((d) => ({ id: String(d.slug), region: null })), account);
+  // include=index alone on the trial still takes the index of the rows the trial sees.
+  const prices = include.has("prices") || (include.has("index") && account?.plan === "trial");
+  if (!prices || !account) return undefined;
+  const found = await pricesOf("sealed", data.map((d) => ({ id: String(d.slug), region: null })), account);
   for (const d of data) {
-    const p = prices.get(String(d.slug));
-    d.prices = { index: p?.index ?? null, quotes: p?.quotes ?? [] };
+    const p = found.prices.get(String(d.slug));
+    if (include.has("prices")) d.prices = { index: p?.index ?? null, quotes: p?.quotes ?? [] };
     planIndexFields(d, account, p?.index);
   }
-  return notes;
+  return include.has("prices") ? found.notes : undefined;
 }
 
 export async function listSealed(input: SealedListInput, link: Link, account?: Account) {

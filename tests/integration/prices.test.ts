@@ -189,6 +189,17 @@ describe("include=prices on card answers", () => {
 });
 
 describe("sealed products", () => {
+  it("the trial's include=index on a sealed product priced only in German: none, as its prices route says", async () => {
+    const slug = "prismatic-evolutions-prismatic-evolutions-booster-pack-593294";
+    await query("delete from price_series where product_id = $1", [slug]);
+    await refreshPrices(feeds({ "cardmarket/sealed-de.ndjson": [j({ product: "sealed:SV8PT5-593294", date: day(-2), language: "de", printing: "NORMAL", trend: 7 })] }), quiet());
+    await refreshIndex(quiet());
+    expect((await getJson(`/v1/sealed/${slug}?include=index`)).body.data.index_eur).toBe(7);
+    const trial = await makeAccount({ confirmed: true });
+    expect((await getJson(`/v1/sealed/${slug}/prices`, { "x-api-key": trial.key })).body.data.index).toBeNull();
+    expect((await getJson(`/v1/sealed/${slug}?include=index`, { "x-api-key": trial.key })).body.data.index_eur).toBeNull();
+  });
+
   it("the sealed prices route, and include=prices on one product and on the list", async () => {
     const own = await getJson("/v1/sealed/SV9-623628/prices");
     expect(own.body.data).toMatchObject({ sealed_id: SEALED, index: { eur: 150, sample_n: 1 } });
