@@ -77,8 +77,10 @@ export async function createKey(accountId: string, name: string, tx?: Parameters
   const id = newKeyId();
   const prefix = displayPrefix(secret);
   const expires = expiresAt === null ? null : new Date(expiresAt).toISOString();
-  await insertKey(tx ?? (await getDb()), { id, accountId, name, prefix, hash: hashSecret(secret), expiresAt: expires });
-  return { id, name, prefix, secret, createdAt: new Date().toISOString(), lastUsedAt: null, expiresAt: expires };
+  // One instant for the row and the answer: the list then shows the created_at the answer gave.
+  const createdAt = new Date().toISOString();
+  await insertKey(tx ?? (await getDb()), { id, accountId, name, prefix, hash: hashSecret(secret), expiresAt: expires, createdAt });
+  return { id, name, prefix, secret, createdAt, lastUsedAt: null, expiresAt: expires };
 }
 
 /** Live keys an account may hold: enough for every service and environment, not a store of secrets. */

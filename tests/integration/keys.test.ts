@@ -44,6 +44,8 @@ describe("listing and creating keys", () => {
 
     const after = await list(acct.key);
     expect(after.body.data.map((x: { id: string }) => x.id)).toContain(k.id);
+    // The list's created_at is the one the creation answered.
+    expect(after.body.data.find((x: { id: string }) => x.id === k.id).created_at).toBe(k.created_at);
     expect(JSON.stringify(after.body)).not.toContain(k.secret);
     for (const row of after.body.data) expect(row).not.toHaveProperty("secret");
 

@@ -53,7 +53,7 @@ export async function updateAccount(
   await d.update(accounts).set({ ...set, updatedAt: sql`now()` as never }).where(eq(accounts.id, id));
 }
 
-export async function insertKey(tx: Tx | Db, k: { id: string; accountId: string; name: string; prefix: string; hash: string; expiresAt?: string | null }): Promise<void> {
+export async function insertKey(tx: Tx | Db, k: { id: string; accountId: string; name: string; prefix: string; hash: string; expiresAt?: string | null; createdAt?: string }): Promise<void> {
   await tx.insert(apiKeys).values(k);
 }
 
