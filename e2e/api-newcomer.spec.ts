@@ -42,6 +42,14 @@ test("every answer carries X-Request-Id, pages and images too", async ({ request
   }
 });
 
+test("pages refuse a method they do not answer with 405 in the envelope (Next answered TRACE with a 500)", async ({ request }) => {
+  for (const path of ["/", "/docs"]) {
+    const res = await request.fetch(path, { method: "PROPFIND", maxRedirects: 0 });
+    expect(res.status(), path).toBe(405);
+    expect((await res.json()).error.code, path).toBe("METHOD_NOT_ALLOWED");
+  }
+});
+
 test("an unknown path answers the error envelope with 404 NOT_FOUND", async ({ request }) => {
   const res = await request.get("/v1/nope");
   expect(res.status()).toBe(404);

@@ -237,6 +237,8 @@ function parseFresh(spec: RouteSpec<any, any, any>, req: Request, rawParams: Rec
     for (const part of url.search.slice(1).split("&")) {
       if (decoded(part.replace(/\+/g, " ")) === null) {
         const name = decoded(part.split("=", 1)[0]!) ?? "query";
+        // A cursor is opaque: one that does not decode is a malformed cursor like any other.
+        if (name === "cursor") throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: name });
         throw new ApiError("INVALID_PARAMETER", `Parameter '${name}' is not valid percent-encoded UTF-8.`, { parameter: name });
       }
     }

@@ -109,7 +109,9 @@ describe("usage alerts: credits", () => {
     expect(first[0]!.text).toContain("40,000 of 50,000 credits (80%)");
     expect(first[0]!.text).toMatch(/renew on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
 
-    // A new period (the plan set again starts one), spent to 80% again.
+    // A new period (another plan and back: each change of plan starts one), spent to 80% again.
+    await sleep(5);
+    await setPlan(acct.id, "growth", isoDaysFromNow(30));
     await sleep(5);
     await setPlan(acct.id, "developer", isoDaysFromNow(30));
     await spendTo(acct, developer.credits * 0.8);
