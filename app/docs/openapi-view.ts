@@ -55,9 +55,12 @@ export type ResponseView = {
   error: boolean;
   /** The error codes this status carries on this route, with their meaning. */
   codes: ErrorCodeView[];
-  headers: { name: string; type: TypePart[]; description?: string; facts: string[] }[];
+  headers: HeaderView[];
   body?: { contentType: string; schema: SchemaView };
 };
+
+/** `meter`: one of the meter headers the document describes once (components.headers), linked rather than repeated. */
+export type HeaderView = { name: string; type: TypePart[]; description?: string; facts: string[]; meter?: boolean };
 
 /** One way to authenticate: the scheme's name, what to send, and the scheme's own description. */
 export type AuthView = { label: string; detail: string; note?: string };
@@ -90,8 +93,13 @@ export type ReferenceView = {
   schemas: { name: string; id: string; schema: SchemaView }[];
   /** Every error code the operations answer, by status then code. */
   errors: ErrorEntry[];
+  /** The meter headers, described once. */
+  meterHeaders: HeaderView[];
   operationCount: number;
 };
+
+export const METER_HEADERS_ANCHOR = "meter-headers";
+const isMeterRef = (h: unknown, name: string) => isObj(h) && h.$ref === `#/components/headers/${name}` && name !== "X-Request-Id";
 
 export const errorAnchor = (code: string): string => `error-${code}`;
 
@@ -446,7 +454,7 @@ function responseView(status: string, response: Json, doc: Json, meanings: Recor
     .map(([name, h]) => {
       const header = resolve(h, doc);
       const schema = isObj(header.schema) ? header.schema : {};
-      return { name, type: typeLabel(schema), ...(typeof header.description === "string" ? { description: header.description } : {}), facts: factsOf(schema) };
+      return { name, type: typeLabel(schema), ...(typeof header.description === "string" ? { description: header.description } : {}), facts: factsOf(schema), ...(isMeterRef(h, name) ? { meter: true } : {}) };
     });
   const content = isObj(response.content) ? response.content : {};
   const [contentType, media] = Object.entries(content)[0] ?? [];
@@ -686,7 +694,14 @@ export function referenceView(doc: Json, meanings: Record<string, string> = {}):
   }
   for (const c of schemas) bodies.push([c.id, c.name, c.schema]);
   dedupeShapes(bodies);
+  const headerDocs = isObj(doc.components) && isObj(doc.components.headers) ? doc.components.headers : {};
+  const meterHeaders = Object.entries(headerDocs).filter(([name]) => name !== "X-Request-Id").map(([name, h]) => {
+    const header = isObj(h) ? h : {};
+    const schema = isObj(header.schema) ? header.schema : {};
+    return { name, type: typeLabel(schema), ...(typeof header.description === "string" ? { description: header.description } : {}), facts: factsOf(schema) };
+  });
   return {
+    meterHeaders,
     errors: errorGlossary(groups.flatMap((g) => g.operations)),
     title: typeof info.title === "string" ? info.title : "API reference",
     version: typeof info.version === "string" ? info.version : "",

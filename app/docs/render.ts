@@ -1,6 +1,6 @@
 import { html, raw, type Html } from "./html";
 import {
-  errorAnchor, inlineMarkdown, schemaAnchor, statusText, type ErrorEntry, type FieldRow, type OperationView, type ParamView, type ReferenceView,
+  errorAnchor, inlineMarkdown, METER_HEADERS_ANCHOR, schemaAnchor, statusText, type ErrorEntry, type FieldRow, type HeaderView, type OperationView, type ParamView, type ReferenceView,
   type ResponseView, type SchemaView, type TypePart,
 } from "./openapi-view";
 
@@ -60,8 +60,11 @@ function response(r: ResponseView, common: Set<string>): Html {
   const shared = r.codes.filter((c) => common.has(c.code));
   const own = r.codes.filter((c) => !common.has(c.code));
   const text = statusText(r.status);
-  const headers = !r.error && r.headers.length
-    ? html`<span class="hd"> · headers ${r.headers.map((h, i) =>
+  // The meter headers and X-Request-Id are on every keyed answer, described once (the introduction
+  // and #meter-headers): an operation lists only its own.
+  const listed = r.headers.filter((h) => !h.meter && h.name !== "X-Request-Id");
+  const headers = !r.error && listed.length
+    ? html`<span class="hd"> · headers ${listed.map((h, i) =>
         html`${i ? ", " : ""}<code>${h.name}</code>${h.facts[0]?.startsWith("always ") ? ` (${h.facts[0].slice(7)})` : ""}`)}</span>`
     : "";
   return html`<li${r.error ? html` class="er"` : ""}><p class="st"><b>${r.status}</b> ${text}${r.description && r.description !== text ? html` · ${md(r.description)}` : ""}${shared.map((c) => html` · ${codeLink(c.code)}`)}${headers}</p>${
@@ -88,8 +91,16 @@ function nav(view: ReferenceView): Html {
 <p class="nav-tag"><a href="#intro">Introduction</a></p>
 ${view.groups.map((g) => html`<p class="nav-tag"><a href="#${g.id}">${g.tag}</a></p><ul>${g.operations.map((o) =>
   html`<li><a href="#${o.id}"><span class="m ${o.method}">${SHORT[o.method] ?? o.method.toUpperCase()}</span> ${o.summary}</a></li>`)}</ul>
-`)}<p class="nav-tag"><a href="#errors">Error codes</a></p><p class="nav-tag"><a href="#schemas">Schemas</a></p><ul class="nav-schemas">${view.schemas.map((s) => html`<li><a href="#${s.id}">${s.name}</a></li>`)}</ul>
+`)}<p class="nav-tag"><a href="#errors">Error codes</a></p><p class="nav-tag"><a href="#${METER_HEADERS_ANCHOR}">Meter headers</a></p><p class="nav-tag"><a href="#schemas">Schemas</a></p><ul class="nav-schemas">${view.schemas.map((s) => html`<li><a href="#${s.id}">${s.name}</a></li>`)}</ul>
 <p class="nav-tag"><a href="/v1/openapi.json">OpenAPI document (JSON)</a></p></aside>`;
+}
+
+function meterHeaders(list: HeaderView[]): Html {
+  if (!list.length) return html``;
+  return html`<section id="${METER_HEADERS_ANCHOR}" class="grp"><h2>Meter headers</h2><p class="note">Answers to a key carry these (SPEC.md Limits);
+operations link here rather than list them.</p><table class="fields errs"><tbody>${list.map((h) =>
+  html`<tr><td><code>${h.name}</code></td><td>${h.description ? md(h.description) : ""}</td></tr>`)}</tbody></table></section>
+`;
 }
 
 function errors(list: ErrorEntry[]): Html {
@@ -111,11 +122,12 @@ export function reference(view: ReferenceView): Html {
 <p>In the examples, <code>$BASE</code> is this site’s address and <code>$KEY</code> an API key, sent as <code>X-Api-Key: $KEY</code>
 or <code>Authorization: Bearer $KEY</code>.${signup ? html` A trial key takes one call: <a href="#${signup.id}">${signup.summary}</a>.` : ""}
 Every error answers with ${hasError ? html`the <a href="#${schemaAnchor("Error")}">Error</a> envelope` : "one envelope"}; each operation lists the
-<a href="#errors">error codes</a> it can answer. Operator routes come last.</p></section>
+<a href="#errors">error codes</a> it can answer. Every answer carries <code>X-Request-Id</code>, and every answer to a key the
+<a href="#${METER_HEADERS_ANCHOR}">meter headers</a>. Operator routes come last.</p></section>
 ${view.groups.map((g) => html`<section id="${g.id}" class="grp${g.operators ? " ops-admin" : ""}"><h2>${g.tag}</h2>${
   g.operators ? html`<p class="note">For the service’s operators, with the operator token; not part of the public API.</p>` : ""}
 ${g.operations.map((o) => operation(o, common))}</section>
-`)}${errors(view.errors)}<section id="schemas" class="grp"><h2>Schemas</h2><p class="note">Named shapes the operations refer to.</p>
+`)}${errors(view.errors)}${meterHeaders(view.meterHeaders)}<section id="schemas" class="grp"><h2>Schemas</h2><p class="note">Named shapes the operations refer to.</p>
 ${view.schemas.map((s) => html`<section id="${s.id}" class="op schema"><h3>${s.name}</h3>${s.schema.description ? html`<p>${md(s.schema.description)}</p>` : ""}<p class="bh">${type(s.schema.type, s.schema.nullable)}</p>${
   // Named shapes are all answers' here (no request body refers to one): optional fields are marked.
   s.schema.rows.length ? fields(s.schema.rows, "optional") : ""}</section>

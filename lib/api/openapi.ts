@@ -77,21 +77,21 @@ const KEYED_ERRORS: ErrorCode[] = [
 // SPEC.md's meter headers, documented once and referred to by each keyed route's answers.
 const int = { type: "integer" };
 const METER_HEADERS: Record<string, Json> = {
-  "X-Credits-Cost": { schema: int, description: "Credits the call cost; 0 on any refunded answer (every 4xx, 5xx and 304)." },
+  "X-Credits-Cost": { schema: int, description: "Credits the call cost; 0 on every 4xx, 5xx and 304." },
   "RateLimit-Limit": { schema: int, description: "Bucket capacity (burst)." },
   "RateLimit-Policy": { schema: { type: "string" }, description: "The pace in the IETF draft form, e.g. `5;w=1;burst=10, 300;w=60` on the trial." },
   "RateLimit-Remaining": { schema: int, description: "Requests the bucket holds now." },
-  "RateLimit-Reset": { schema: int, description: "Seconds until the bucket is full again; on a refusal, until the call may be retried. Omitted on quota refusals with no renewal or no future reset." },
+  "RateLimit-Reset": { schema: int, description: "Seconds until the bucket is full, or until a refused call may be retried; omitted on quota refusals with no future reset." },
   "X-Quota-Limit": { schema: int, description: "Credits of the period. Omitted by plans without a period limit." },
-  "X-Quota-Remaining": { schema: int, description: "The non-negative balance after this answer: a served call includes its charge, a refunded answer shows the balance before the call, a 429 reserves nothing." },
+  "X-Quota-Remaining": { schema: int, description: "The balance after this answer (a refunded one shows it before the call)." },
   "X-Quota-Reset": { schema: { type: "string", format: "date-time" }, description: "When the period's credits renew (paid plans with a known period end)." },
   "X-Cards-Used": { schema: int, description: "Distinct cards answered this period (card routes' successful answers)." },
   "X-Cards-Limit": { schema: { oneOf: [int, { type: "string", const: "unlimited" }] }, description: "The period's distinct-card allowance, or `unlimited` on plans without one." },
   "X-Cards-Warning": { schema: { type: "string", const: "approaching_limit" }, description: "When the count before the answer is at least 80 % of the allowance; never on failures, 304s and plans without an allowance." },
   "X-Trial-Expires-At": { schema: { type: "string", format: "date-time" }, description: "On every answer to a trial key: when the trial ends." },
-  "X-RateLimit-Degraded": { schema: { type: "string", const: "1" }, description: "Paid plans, when the meter is unreachable: served uncounted, the balance an estimate." },
+  "X-RateLimit-Degraded": { schema: { type: "string", const: "1" }, description: "Paid plans, meter unreachable: served uncounted." },
   "X-Plan-Withheld": { schema: { type: "string" }, description: "What the plan held back of the prices in this answer (include=prices on a card), comma-separated." },
-  "Retry-After": { schema: int, description: "Seconds to wait before retrying (429 and 503); omitted where nothing comes back (a spent trial, a quota with no known reset)." },
+  "Retry-After": { schema: int, description: "Seconds to wait before retrying (429, 503), when anything comes back." },
 };
 const SUCCESS_METER_HEADERS = ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset",
   "X-Cards-Used", "X-Cards-Limit", "X-Cards-Warning", "X-Trial-Expires-At", "X-RateLimit-Degraded", "X-Plan-Withheld"];

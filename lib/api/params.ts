@@ -45,7 +45,7 @@ export const cursorParam = z.string().max(4000).optional()
 export const orderByParam = (keys: readonly string[], def: string, more = "") =>
   z.string().max(200).optional().meta({
     description: `Up to four comma-separated keys of ${keys.join(", ")}; a leading '-' sorts descending. Default ${def}. ` +
-      `The list's tiebreaker always closes the order: named anywhere, it only sets its own direction.${more ? ` ${more}` : ""}`,
+      `The tiebreaker always comes last; naming it sets its direction.${more ? ` ${more}` : ""}`,
     example: def,
   });
 

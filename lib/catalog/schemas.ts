@@ -126,7 +126,7 @@ export const CardObject = z.object({
   updated_at: ts,
   created_at: ts,
   index_eur: z.number().nullable().optional()
-    .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none. On the trial, the index of the rows the trial sees (English, ungraded), as GET /v1/cards/{id}/prices computes it for the trial: null for a card priced only in other languages. Sorting still uses the catalogue's index." }),
+    .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none. On the trial, the index of the rows it sees (null for a card priced only in other languages); sorting uses the catalogue's." }),
   last_price_at: ts.nullable().optional()
     .meta({ description: "Newest observation behind the index; with include=index or include=prices, null when the card has none." }),
   change_7d_pct: z.number().nullable().optional()
@@ -139,7 +139,7 @@ export const CardObject = z.object({
     origin: z.enum(["upstream", "scan", "rendered"]).meta({ description: "upstream: the catalogue's image (hosted elsewhere until the images job stores it); scan: an operator's scan; rendered: a synthetic face drawn from the card's data, not a photograph." }),
     width: z.number().int().nullable(), height: z.number().int().nullable(),
   })).optional()
-    .meta({ description: "include=images: the front. Once stored, served by the app in SMALL (245 px wide), NORMAL (488) and LARGE (734). Until then, the catalogue's own links in the sizes it has (often SMALL and LARGE only, width and height null); a card without any has the app's links, where its face is rendered. A rendered face never hides the catalogue's links." }),
+    .meta({ description: "include=images: the front, once stored served by the app in SMALL (245 px wide), NORMAL (488) and LARGE (734); until then the catalogue's links in its sizes (often SMALL and LARGE, no width), or the app's links to a rendered face." }),
   prices: z.object({ index: IndexObject, quotes: z.array(QuoteObject) }).optional()
     .meta({ description: "include=prices: the rows and index of GET /v1/cards/{id}/prices for the caller's plan." }),
 }).partial().required({ id: true }).meta({ id: "Card", description: "Fields absent from the answer were not selected or not included." });
