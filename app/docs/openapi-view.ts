@@ -446,16 +446,17 @@ function resolve(node: unknown, doc: Json): Json {
   return isObj(n) ? n : {};
 }
 
+function headerView(name: string, header: Json): HeaderView {
+  const schema = isObj(header.schema) ? header.schema : {};
+  return { name, type: typeLabel(schema), ...(typeof header.description === "string" ? { description: header.description } : {}), facts: factsOf(schema) };
+}
+
 function responseView(status: string, response: Json, doc: Json, meanings: Record<string, string>): ResponseView {
   const error = Number(status) >= 400;
   const codes = error ? codesOf(response, meanings) : [];
   const headers = Object.entries(isObj(response.headers) ? response.headers : {})
     .filter(([name]) => !(error && name === "X-Error-Code"))
-    .map(([name, h]) => {
-      const header = resolve(h, doc);
-      const schema = isObj(header.schema) ? header.schema : {};
-      return { name, type: typeLabel(schema), ...(typeof header.description === "string" ? { description: header.description } : {}), facts: factsOf(schema), ...(isMeterRef(h, name) ? { meter: true } : {}) };
-    });
+    .map(([name, h]) => ({ ...headerView(name, resolve(h, doc)), ...(isMeterRef(h, name) ? { meter: true } : {}) }));
   const content = isObj(response.content) ? response.content : {};
   const [contentType, media] = Object.entries(content)[0] ?? [];
   const description = codes.length ? "" : typeof response.description === "string" ? response.description : "";
@@ -695,11 +696,7 @@ export function referenceView(doc: Json, meanings: Record<string, string> = {}):
   for (const c of schemas) bodies.push([c.id, c.name, c.schema]);
   dedupeShapes(bodies);
   const headerDocs = isObj(doc.components) && isObj(doc.components.headers) ? doc.components.headers : {};
-  const meterHeaders = Object.entries(headerDocs).filter(([name]) => name !== "X-Request-Id").map(([name, h]) => {
-    const header = isObj(h) ? h : {};
-    const schema = isObj(header.schema) ? header.schema : {};
-    return { name, type: typeLabel(schema), ...(typeof header.description === "string" ? { description: header.description } : {}), facts: factsOf(schema) };
-  });
+  const meterHeaders = Object.entries(headerDocs).filter(([name]) => name !== "X-Request-Id").map(([name, h]) => headerView(name, isObj(h) ? h : {}));
   return {
     meterHeaders,
     errors: errorGlossary(groups.flatMap((g) => g.operations)),

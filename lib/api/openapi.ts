@@ -120,7 +120,6 @@ function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean
     out[String(status)] = {
       description: list.map((c) => `\`${c}\`: ${ERRORS[c][1]}`).join("\n\n"),
       headers: {
-        ...METER_HEADERS,
         "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
         "X-Error-Code": { schema: { type: "string", enum: list } },
         "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" },
@@ -141,7 +140,6 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     const success: Json = {
       description: "OK",
       headers: {
-        ...METER_HEADERS,
         "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
         ...(spec.cacheControl ? { "Cache-Control": { schema: { type: "string", const: spec.cacheControl } } } : {}),
         ...(spec.etag ? { ETag: { schema: { type: "string" }, description: "Strong validator of this exact body." } } : {}),

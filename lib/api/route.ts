@@ -87,6 +87,11 @@ type Handler = ((req: Request, ctx: NextContext) => Promise<Response>) & { spec?
  * 405 in the error envelope with an Allow header, instead of Next's empty 405; OPTIONS
  * answers the CORS preflight. HEAD is Next's own: the GET handler without its body.
  */
+/** 405 in the envelope with the path's Allow (`allow`: the methods its route serves, comma-separated). */
+export function methodNotAllowed(req: Request, allow: string): Response {
+  return fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) });
+}
+
 export function mount(specs: Partial<Record<Method, RouteSpec<any, any, any>>>): Record<Method | "OPTIONS", Handler> {
   const allow = METHODS.filter((m) => specs[m]).join(", ");
   const out = {} as Record<Method | "OPTIONS", Handler>;
@@ -96,7 +101,7 @@ export function mount(specs: Partial<Record<Method, RouteSpec<any, any, any>>>):
     const h: Handler = spec
       // Routes without dynamic segments get no params object from Next.
       ? async (req, ctx) => runRoute(spec, req, (await ctx?.params) ?? {})
-      : async (req) => fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) });
+      : async (req) => methodNotAllowed(req, allow);
     if (spec) h.spec = spec;
     out[m] = h;
   }

@@ -1,7 +1,7 @@
 import { fromResponse, toResponse, type Answer } from "@/lib/api/answer";
 import { urlOf } from "@/lib/api/context";
 import { answerRoute } from "@/lib/api/pipeline";
-import { METHODS, type RouteSpec } from "@/lib/api/route";
+import { METHODS, methodNotAllowed, type RouteSpec } from "@/lib/api/route";
 import { allowHeader, fail } from "@/lib/api/respond";
 import { hiddenRoute, isOperator, withTrialHeader } from "@/lib/api/auth";
 import * as fallback from "./[[...path]]/route";
@@ -67,10 +67,11 @@ export async function answer(req: Request): Promise<Answer> {
     const handler = e.mod[req.method === "HEAD" ? "GET" : req.method] as Handler | undefined;
     // Neither a 405 nor a preflight's Allow may tell an operator path from one that does not exist.
     if (!handler?.spec && e.admin && !isOperator(req)) return fromResponse(hiddenRoute(req));
-    // As in Next, a route without dynamic segments gets no params object at all.
+    // As in Next, a route without dynamic segments gets no params object at all. A method no
+    // export serves (TRACE, a made-up one) is the module's 405.
     const res = handler?.spec
       ? await answerRoute(handler.spec, req, e.names.length ? params : {})
-      : await outside(req, handler ? handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }) : methodNotAllowed(req, e.mod));
+      : await outside(req, handler ? handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }) : methodNotAllowed(req, served(e.mod)));
     return headless(req, res);
   }
   // No route has this path: 404 whatever the method (CONTRACT.md §8), HEAD and OPTIONS included.
@@ -86,8 +87,11 @@ export function allowOf(pathname: string): string | null | undefined {
   if (pathname !== "/v1" && !pathname.startsWith("/v1/")) return undefined;
   const e = candidates(pathname).find((c) => c.regex.test(pathname));
   if (!e || e.admin) return null;
-  return allowHeader(METHODS.filter((m) => (e.mod[m] as Handler | undefined)?.spec).join(", "));
+  return allowHeader(served(e.mod));
 }
+
+/** The methods a route module serves, comma-separated, as mount lists them. */
+const served = (mod: Record<string, unknown>) => METHODS.filter((m) => (mod[m] as Handler | undefined)?.spec).join(", ");
 
 /** A HEAD answer: its GET's status and headers, without the body. */
 function headless(req: Request, res: Answer): Answer {
@@ -97,11 +101,6 @@ function headless(req: Request, res: Answer): Answer {
   return res;
 }
 
-/** A method no module export serves (TRACE, a made-up one): 405 with the path's Allow, as mount's own 405s. */
-function methodNotAllowed(req: Request, mod: Record<string, unknown>): Response {
-  const allow = METHODS.filter((m) => (mod[m] as Handler | undefined)?.spec).join(", ");
-  return fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) });
-}
 
 /**
  * An answer made outside the pipeline (a module's OPTIONS or 405, the catch-all's 404, a broken

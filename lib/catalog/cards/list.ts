@@ -51,14 +51,12 @@ export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<C
     }
     out = { ...out, images };
   }
-  if (view.include.has("prices") && view.account) {
+  // include=prices; and include=index on the trial, whose index fields are the index of the rows
+  // it sees (as with include=prices), not the catalogue's: one plan view of the index.
+  const withPrices = view.include.has("prices");
+  if (view.account && (withPrices || (view.include.has("index") && view.account.plan === "trial"))) {
     const { prices, notes, withheld } = await pricesOf("card", rows.map((r) => ({ id: r.id, region: r.s_print_region })), view.account);
-    out = { ...out, prices, notes, pricesHeld: withheld };
-  } else if (view.include.has("index") && view.account?.plan === "trial") {
-    // The trial's index fields are the index of the rows it sees (as with include=prices), not the
-    // catalogue's: one plan view of the index whatever the include.
-    const { prices } = await pricesOf("card", rows.map((r) => ({ id: r.id, region: r.s_print_region })), view.account);
-    out = { ...out, planIndexes: prices };
+    out = withPrices ? { ...out, prices, notes, pricesHeld: withheld } : { ...out, prices };
   }
   return out;
 }

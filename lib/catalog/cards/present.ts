@@ -28,13 +28,14 @@ export const UNAVAILABLE_INCLUDES: ReadonlySet<CardInclude> = new Set([]);
 
 export type CardView = {
   lang?: Lang; include: Set<CardInclude>; select?: Set<string>; images?: Map<string, CardImageRow[]>;
-  /** include=prices: the same rows as GET /v1/cards/{id}/prices, for the caller's plan. */
+  /**
+   * include=prices: the same rows as GET /v1/cards/{id}/prices, for the caller's plan; also read
+   * with include=index alone on a plan that withholds rows (the trial), for its own index.
+   */
   prices?: Map<string, { index: unknown; quotes: unknown[] }>;
   account?: Account;
   /** The index's moves without a select naming them (the collector pages). */
   changes?: boolean;
-  /** include=index on a plan that withholds rows (the trial): the index of the rows it sees. */
-  planIndexes?: Map<string, { index: unknown }>;
 };
 
 export function setOfCard(r: CardDbRow) {
@@ -110,7 +111,7 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
     card.last_price_at = r.last_price_at;
     if (view.changes || view.select?.has("change_7d_pct")) card.change_7d_pct = r.change_7d_pct ?? null;
     if (view.changes || view.select?.has("change_30d_pct")) card.change_30d_pct = r.change_30d_pct ?? null;
-    const own = view.planIndexes?.get(r.id);
+    const own = view.prices?.get(r.id);
     if (own && view.account) planIndexFields(card, view.account, own.index as { eur: number } | null);
   }
   if (inc.has("translations")) {
@@ -122,7 +123,6 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
   if (inc.has("prices")) {
     const p = view.prices?.get(r.id);
     card.prices = { index: p?.index ?? null, quotes: p?.quotes ?? [] };
-    if (view.account) planIndexFields(card, view.account, p?.index as { eur: number } | null | undefined);
   }
   return project(card, view.select);
 }
