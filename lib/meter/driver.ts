@@ -40,14 +40,23 @@ async function open(): Promise<MeterDriver> {
       const timer = setTimeout(done, 2000);
       redis.once("ready", done);
     });
-    return new ScriptMeter(ioredisClient(redis));
+    return marked(new ScriptMeter(ioredisClient(redis)));
   }
   if (process.env.UPSTASH_REDIS_REST_URL && process.env.UPSTASH_REDIS_REST_TOKEN) {
     const { Redis } = await import("@upstash/redis");
     const redis = new Redis({ url: process.env.UPSTASH_REDIS_REST_URL, token: process.env.UPSTASH_REDIS_REST_TOKEN, automaticDeserialization: false });
-    return new ScriptMeter(upstashClient(redis as never));
+    return marked(new ScriptMeter(upstashClient(redis as never)));
   }
   return new MemoryMeter();
+}
+
+/**
+ * The store's age starts when the meter opens if it is empty (a new deployment, a Redis that came
+ * back empty): accounts made from then on wait for no rebuild's grace (rebuild.ts).
+ */
+async function marked(meter: ScriptMeter): Promise<ScriptMeter> {
+  await meter.age().catch(() => undefined);
+  return meter;
 }
 
 export function meterDriver(): Promise<MeterDriver> {

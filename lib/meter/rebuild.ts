@@ -9,7 +9,7 @@ import type { MeterDriver } from "./types";
 // PostgreSQL). Each instance writes its ledger rows in batches, so right after Redis comes back
 // empty the ledger still lacks what other instances recorded before the loss: no period is
 // rebuilt until the grace since an instance first found Redis empty has passed. On a Redis that
-// has been up longer (a brand-new account, an expired period), rebuilding is immediate.
+// has been up longer (an expired period), or for an account made since, rebuilding is immediate.
 // The in-process meter needs no grace: its counters and its ledger buffer live and die together.
 
 /** The grace after Redis came back empty; also how long a settle that found its period unseeded holds the rebuild back. */
@@ -19,15 +19,23 @@ export const holdMs = (driver: MeterDriver) => (driver.shared ? rebuildGraceMs()
 // script call each (the acquire), not two.
 const slot = globalThis as unknown as { __graceEnds?: number };
 
-/** Milliseconds before an unseeded period may be rebuilt; 0: now. */
-async function graceLeftMs(driver: MeterDriver): Promise<number> {
+/**
+ * Milliseconds before an unseeded period of `account` may be rebuilt; 0: now. An account made
+ * after the store came up empty had every call counted by this store: nothing of it can be
+ * missing from the ledger, so it waits for nothing (a new deployment's first signups, whose
+ * first calls would otherwise answer 503 for the length of the grace).
+ */
+async function graceLeftMs(driver: MeterDriver, account: Account): Promise<number> {
   const grace = holdMs(driver);
   if (grace <= 0) return 0;
-  const known = (slot.__graceEnds ?? 0) - Date.now();
-  if (known > 0) return known;
-  const left = Math.max(0, grace - (await driver.age()));
-  if (left > 0) slot.__graceEnds = Date.now() + left;
-  return left;
+  let left = (slot.__graceEnds ?? 0) - Date.now();
+  if (left <= 0) {
+    left = Math.max(0, grace - (await driver.age()));
+    if (left <= 0) return 0;
+    slot.__graceEnds = Date.now() + left;
+  }
+  const emptySince = slot.__graceEnds! - grace;
+  return Date.parse(account.createdAt) > emptySince ? 0 : left;
 }
 
 export type Reseed = { ok: true } | { ok: false; retryAfterMs: number };
@@ -38,7 +46,7 @@ export type Reseed = { ok: true } | { ok: false; retryAfterMs: number };
  */
 export async function reseed(driver: MeterDriver, account: Account, a: Allowance, day: string, heldMs = 0): Promise<Reseed> {
   if (heldMs > 0) return { ok: false, retryAfterMs: heldMs };
-  const wait = await graceLeftMs(driver);
+  const wait = await graceLeftMs(driver, account);
   if (wait > 0) return { ok: false, retryAfterMs: wait };
   const rebuilt = await rebuildPeriod(account.id, a.period.key, day, countedFeatures(account));
   const seeded = await driver.seed({ account: account.id, creditPeriod: a.period.key, day, periodTtlS: a.period.ttlS, ...rebuilt });

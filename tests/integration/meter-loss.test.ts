@@ -159,6 +159,22 @@ describe("the meter after Redis loses its data", () => {
     expect(refusal(await acquire(fresh, listSets))).toBe("granted");
   });
 
+  it("an account made after Redis came back empty is served within the grace: the store saw all its calls", async () => {
+    const old = await account();
+    await spend(old, listSets, 1);
+    await admin.flushall();
+    expect(refusal(await acquire(old, listSets))).toBe("METER_UNAVAILABLE");
+    const made = await account();
+    expect(refusal(await acquire(made, listSets))).toBe("granted");
+    // And on a store first opened empty (a new deployment): the marker is set when the meter opens.
+    await admin.flushall();
+    await closeMeter();
+    await meterDriver();
+    const first = await account();
+    expect(refusal(await acquire(first, listSets))).toBe("granted");
+    expect(refusal(await acquire(old, listSets))).toBe("METER_UNAVAILABLE");
+  });
+
   it("a settle that finds the period unseeded writes its ledger row at once and holds the rebuild until then", async () => {
     const a = await account();
     await spend(a, listSets, 2);
