@@ -1,6 +1,7 @@
 import { closeAccountBus } from "@/lib/accounts/invalidate";
 import { asJob, closeDb } from "@/lib/db/client";
 import { drainMeter } from "@/lib/meter/drain";
+import { meterDriver } from "@/lib/meter/driver";
 import { startUsageAlerts, stopUsageAlerts } from "@/lib/usage/alerts";
 
 // What an app instance does besides answering: load (or first build) the identification
@@ -15,7 +16,16 @@ import { startUsageAlerts, stopUsageAlerts } from "@/lib/usage/alerts";
 /** The mail loop, once started: only then is there one to stop. */
 let mailLoop: Promise<typeof import("@/lib/mail/sender")> | undefined;
 
+/**
+ * The meter opened at start rather than on the first metered call: an empty store's age then
+ * starts before the first signup, whose account waits for no rebuild (lib/meter/rebuild.ts).
+ */
+export function openMeterAtStart(): void {
+  meterDriver().catch((err) => console.error(`[meter] did not open: ${err instanceof Error ? err.message : String(err)}`));
+}
+
 export function startBackgroundWork(): void {
+  openMeterAtStart();
   void (async () => {
     // One after the other, the index being the shorter job, so neither halves the other's cores.
     try {

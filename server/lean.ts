@@ -2,7 +2,7 @@ import http from "node:http";
 import { allowOf, answer } from "@/app/api/v1/router";
 import { fromResponse } from "@/lib/api/answer";
 import { fail } from "@/lib/api/respond";
-import { stopBackgroundWork } from "./background";
+import { openMeterAtStart, stopBackgroundWork } from "./background";
 import {
   answerClientErrors, badTarget, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, refuseTarget, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
@@ -38,5 +38,8 @@ const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostH
 
 server.keepAliveTimeout = 65_000;
 answerClientErrors(server, allowOf);
-server.listen(port, () => console.log(`[lean] /v1 on http://localhost:${port}`));
+server.listen(port, () => {
+  console.log(`[lean] /v1 on http://localhost:${port}`);
+  openMeterAtStart();
+});
 onShutdown(server, stopBackgroundWork);
