@@ -157,4 +157,18 @@ describe("POST /v1/centering/confirm", () => {
     });
     expect(bad.status).toBe(400);
   });
+
+  it("refuses a frame whose lines cross or meet (a point, the left line right of the right one), on either face", async () => {
+    const outer = { left: 60, right: 690, top: 55, bottom: 935 };
+    const good = { outer, inner: { left: 97, right: 657, top: 88, bottom: 901 } };
+    for (const body of [
+      { front: { outer, inner: { left: 375, right: 375, top: 495, bottom: 495 } } },
+      { front: { outer, inner: { left: 657, right: 97, top: 901, bottom: 88 } } },
+      { front: good, back: { outer, inner: { left: 640, right: 80, top: 88, bottom: 901 } } },
+    ]) {
+      const res = await call("POST", "/v1/centering/confirm", { headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const answer = await res.json();
+      expect([res.status, answer.error?.code, res.headers.get("x-credits-cost")]).toEqual([400, "INVALID_PARAMETER", "0"]);
+    }
+  });
 });
