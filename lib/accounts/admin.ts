@@ -58,7 +58,9 @@ export async function adminSetPlan(op: Operator, id: string, input: { plan: Plan
   if (input.plan !== "trial") {
     Object.assign(set, { periodStart: same ? before.periodStart : now.toISOString(), periodEnd: resets, trialExpiresAt: null });
   }
+  // A negotiated limit belongs to its plan: another plan, named without one, has its own credits.
   if (input.credits_limit !== undefined) set.creditsLimit = input.credits_limit;
+  else if (input.plan !== before.plan) set.creditsLimit = null;
   await audited(op, id, "set_plan", { from: before.plan, to: input.plan, resets_at: resets, credits_limit: input.credits_limit }, (tx) =>
     updateAccount(id, set as never, tx));
   return adminGetAccount(id);

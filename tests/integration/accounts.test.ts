@@ -352,6 +352,19 @@ describe("operator routes", () => {
     expect((await as(acct.key, "GET", "/v1/me")).body.data.quota).toMatchObject({ credits_used: 0 });
   });
 
+  it("a negotiated credits_limit belongs to its plan: another plan without one gets its own credits", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    await operator("POST", `/${acct.id}/plan`, { plan: "enterprise", credits_limit: 7 });
+    expect((await as(acct.key, "GET", "/v1/me")).body.data.quota.credits_limit).toBe(7);
+    // The same plan again keeps it; a change of plan drops it.
+    await setPlan(acct.id, "enterprise");
+    expect((await as(acct.key, "GET", "/v1/me")).body.data.quota.credits_limit).toBe(7);
+    await setPlan(acct.id, "growth");
+    expect((await as(acct.key, "GET", "/v1/me")).body.data.quota.credits_limit).toBe(SPEC_FIGURES.growth.credits);
+    await operator("POST", `/${acct.id}/plan`, { plan: "professional", credits_limit: 5 });
+    expect((await as(acct.key, "GET", "/v1/sets")).h("x-quota-limit")).toBe("5");
+  });
+
   it("values the database cannot hold are 400 INVALID_PARAMETER, not 500", async () => {
     const acct = await makeAccount();
     for (const [path, body] of [

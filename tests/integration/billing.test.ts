@@ -9,7 +9,7 @@ import { recentMail } from "@/lib/mail/outbox";
 import { call } from "../helpers/api";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
 import { sessionIdOf, useFakeStripe } from "../helpers/billing";
-import { as, expectRefusal, setCreditsUsed, setTrialExpiry, useAdminToken } from "../helpers/meter";
+import { as, expectRefusal, operator, setCreditsUsed, setTrialExpiry, useAdminToken } from "../helpers/meter";
 
 // Billing end to end against the local Stripe fake: the real SDK, signed webhooks delivered over
 // HTTP to /v1/billing/webhook, and the account's plan moving only when they arrive (issue 12,
@@ -81,6 +81,13 @@ describe("POST /v1/billing/checkout", () => {
     expect(served.status).toBe(200);
     expect(served.h("x-trial-expires-at")).toBeNull();
     expect(served.h("x-quota-limit")).toBe("50000");
+  });
+
+  it("a subscription's plan has its own credits: an operator's negotiated limit of another plan goes", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    await operator("POST", `/${acct.id}/plan`, { plan: "enterprise", credits_limit: 7 });
+    await subscribe(acct, "developer", "month");
+    expect((await me(acct)).quota).toMatchObject({ credits_limit: 50_000 });
   });
 
   it("a customer deleted in Stripe is replaced, not a 500", async () => {

@@ -47,7 +47,10 @@ export type SubscriptionState = Pick<BillingRow,
   "cancelAtPeriodEnd" | "scheduledPlan" | "scheduledInterval" | "scheduledAt" | "stripeSubscriptionId">;
 
 export async function writeSubscriptionState(accountId: string, s: SubscriptionState, db?: Db): Promise<void> {
+  // A self-serve plan's credits are the plan's: an operator's negotiated limit for another plan
+  // goes with the change (the right-hand side reads the row as it was).
   await rows(sql`update accounts set plan = ${s.plan}, status = ${s.status}, billing_interval = ${s.billingInterval},
+    credits_limit = case when plan = ${s.plan} then credits_limit end,
     period_start = ${s.periodStart}, period_end = ${s.periodEnd}, trial_expires_at = ${s.trialExpiresAt},
     past_due_since = ${s.pastDueSince}, open_invoice_url = ${s.openInvoiceUrl}, cancel_at_period_end = ${s.cancelAtPeriodEnd},
     scheduled_plan = ${s.scheduledPlan}, scheduled_interval = ${s.scheduledInterval}, scheduled_at = ${s.scheduledAt},
