@@ -94,6 +94,18 @@ describe("GET /v1/sets/{code}", () => {
     }
   });
 
+  it("a printed code shared by a main set and its subsets names the main set, with or without an alternate id", async () => {
+    const shared = await query<{ ptcgo_code: string; main: string }>(`
+      select distinct on (ptcgo_code) ptcgo_code, id as main from sets
+      where deleted_at is null and ptcgo_code in (select ptcgo_code from sets where deleted_at is null group by 1 having count(*) > 1)
+      order by ptcgo_code, length(name), id`);
+    expect(shared.map((r) => `${r.ptcgo_code}:${r.main}`)).toEqual(expect.arrayContaining(["CEL:cel25", "HIF:sm115", "ASR:swsh10"]));
+    for (const { ptcgo_code, main } of shared) {
+      const { body } = await getJson(`/v1/sets/${ptcgo_code}`);
+      expect([ptcgo_code, body.data.id]).toEqual([ptcgo_code, main]);
+    }
+  });
+
   it("takes the lower-case slug of a mixed-case code", async () => {
     const code = await getJson("/v1/sets/tcgdex-asia-SV2a");
     expect(code.res.status).toBe(200);

@@ -14,7 +14,9 @@ const FROM = sql`from sets s join series r on r.id = s.series_id`;
 
 /**
  * A set by code (its id), slug (the id in lower case), alternate id, or printed code. A
- * printed code shared by a main set and its subset (CEL: cel25, cel25c) names the main set.
+ * printed code shared by a main set and its subsets (CEL: cel25, cel25c; HIF: sm115, sma) names
+ * the main set: the shortest name, which the subsets' names extend ("Hidden Fates Shiny Vault").
+ * A set without an alternate id is no match of one (null, not false: it sorted last).
  */
 export async function selectSetByIdentifier(code: string): Promise<SetDbRow | undefined> {
   const lower = identifierKey(code);
@@ -22,7 +24,7 @@ export async function selectSetByIdentifier(code: string): Promise<SetDbRow | un
   const found = await rows<SetDbRow>(sql`
     select ${COLUMNS} ${FROM}
     where s.deleted_at is null and (s.id_lower = ${lower} or lower(s.alt_id) = ${lower} or s.ptcgo_code = ${printedCodeKey(code)})
-    order by (s.id_lower = ${lower}) desc, (lower(s.alt_id) = ${lower}) desc nulls last, length(s.id), s.id
+    order by (s.id_lower = ${lower}) desc, coalesce(lower(s.alt_id) = ${lower}, false) desc, length(s.name), s.id
     limit 1`, undefined, { prepare: true });
   return found[0];
 }
