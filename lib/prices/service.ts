@@ -100,9 +100,24 @@ export async function getHistory(id: string, q: { window: Window; interval: Inte
   };
 }
 
-/** The headline composite index of a card, day by day over the window (no carried days). */
-export async function headlineHistory(cardId: string, window: Window, now = Date.now()) {
-  const headlineSeries = (await seriesOfProducts("card", [cardId])).find((s) => s.source === "INDEX" && s.locale === null && s.printing === null);
+/**
+ * The composite index series the account sees: the headline (all locales), or for the trial,
+ * whose quotes are the English ones (SPEC.md prices rule 2), the index of its English rows. A
+ * card priced in English only has that as its headline; one priced in other languages only has
+ * none for the trial; one priced in both, its English index (the first printing's).
+ */
+function indexSeriesFor(all: SeriesRead[], account: Account | undefined): SeriesRead | undefined {
+  const index = all.filter((s) => s.source === "INDEX");
+  const headline = index.find((s) => s.locale === null && s.printing === null);
+  if (!account || account.plan !== "trial") return headline;
+  const byLocale = index.filter((s) => s.locale !== null);
+  if (byLocale.every((s) => planAllows(account, s))) return headline;
+  return byLocale.filter((s) => planAllows(account, s)).sort((a, b) => ((a.printing ?? "") < (b.printing ?? "") ? -1 : 1))[0];
+}
+
+/** The composite index of a card as the account sees it (none: the headline), day by day over the window (no carried days). */
+export async function headlineHistory(cardId: string, window: Window, now = Date.now(), account?: Account) {
+  const headlineSeries = indexSeriesFor(await seriesOfProducts("card", [cardId]), account);
   const to = new Date(now).toISOString().slice(0, 10);
   const from = windowStart(window, to);
   const pts = headlineSeries ? (await points([headlineSeries], from, to)).get(headlineSeries.id) ?? [] : [];
@@ -110,9 +125,9 @@ export async function headlineHistory(cardId: string, window: Window, now = Date
 }
 
 /** GET /v1/cards/{id}/prices/stats: the composite index over the window. */
-export async function getStats(id: string, q: { window: Window }, now = Date.now()) {
+export async function getStats(id: string, q: { window: Window }, account: Account, now = Date.now()) {
   const row = await findCard(id);
-  const { from, to, points: pts } = await headlineHistory(row.id, q.window, now);
+  const { from, to, points: pts } = await headlineHistory(row.id, q.window, now, account);
   const s = stats(pts);
   return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } } };
 }

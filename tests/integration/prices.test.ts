@@ -185,6 +185,13 @@ describe("include=prices on card answers", () => {
       expect([card.index_eur, card.last_price_at], url).toEqual([null, null]);
     }
     expect((await getJson(`/v1/cards/${german}?include=index`)).body.data.index_eur).toBe(30);
+    // Its stats neither: they are the index's, and the trial's index of this card is none.
+    expect((await getJson(`/v1/cards/${german}/prices/stats?window=7d`)).body.data).toMatchObject({ points: 1, last: 30 });
+    expect((await getJson(`/v1/cards/${german}/prices/stats?window=7d`, { "x-api-key": trial.key })).body.data).toMatchObject({ points: 0, last: null });
+    // A card priced in English and German: the trial's stats are its English index, as its prices route gives it.
+    const own = (await getJson(`/v1/cards/${CARD}/prices`, { "x-api-key": trial.key })).body.data.index;
+    const stats = (await getJson(`/v1/cards/${CARD}/prices/stats?window=7d`, { "x-api-key": trial.key })).body.data;
+    expect(stats.last).toBe(own.eur);
   });
 });
 

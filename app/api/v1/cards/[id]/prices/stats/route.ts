@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
 import { CardIdParams } from "@/lib/catalog/schemas";
@@ -12,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/cards/{id}/prices/stats",
     operationId: "getCardPriceStats",
     summary: "Price stats of a card",
-    description: "Low, high, median, first, last and percentage change of the composite index (EUR) over the window.",
+    description: "Low, high, median, first, last and percentage change of the composite index (EUR) over the window. On the trial, the index of the rows it is shown (English, ungraded), as its prices route computes it: none for a card priced only in other languages.",
     tags: ["Prices"],
     auth: "key",
     params: CardIdParams,
@@ -22,6 +23,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cost: COSTS.priceStats,
     cacheControl: CACHE.privatePrices,
     etag: true,
-    handler: ({ params, query }) => getStats(params.id, query),
+    handler: ({ params, query, principal }) => getStats(params.id, query, accountOf(principal)),
   }),
 });
