@@ -5,7 +5,7 @@ import type { Account } from "@/lib/accounts/types";
 import { clientIp, UNKNOWN_IP } from "./client-ip";
 import { ApiError } from "./errors";
 import { operatorToken } from "./operator-token";
-import { fail } from "./respond";
+import { fail, noRouteText } from "./respond";
 
 // Step 3: who is calling. `X-Api-Key: <key>`, or `Authorization: Bearer <key>` as an alias.
 
@@ -74,18 +74,16 @@ export async function withTrialHeader(req: Request, res: Response): Promise<Resp
  * configured they do not exist (404), and a wrong token cannot tell them apart from that.
  */
 function operator(req: Request): Principal {
-  if (!isOperator(req)) throw new ApiError("NOT_FOUND", noRoute(req));
+  if (!isOperator(req)) throw new ApiError("NOT_FOUND", ...noRouteText(req));
   return { kind: "operator" };
 }
-
-const noRoute = (req: Request) => `No route ${req.method} ${new URL(req.url).pathname.replace(/^\/api\/v1/, "/v1")}.`;
 
 /**
  * An operator path asked by anyone without the token: the 404 of a path that does not exist, for
  * every method and the preflight too, so that neither a 405 nor an Allow header tells it apart.
  */
 export function hiddenRoute(req: Request): Response {
-  return fail(req, "NOT_FOUND", noRoute(req));
+  return fail(req, "NOT_FOUND", ...noRouteText(req));
 }
 
 const digest = (s: string) => createHash("sha256").update(s).digest();

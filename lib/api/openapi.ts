@@ -103,8 +103,10 @@ const meterRefs = (names: string[]): Json => Object.fromEntries(names.map((n) =>
 const CREDIT_ERRORS: ErrorCode[] = ["QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"];
 const PARAM_ERRORS: Record<string, ErrorCode> = { limit: "LIMIT_EXCEEDED", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", cursor: "INVALID_CURSOR" };
 
-function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, body: boolean, free: boolean, query: string[]): Json {
+function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, body: boolean, free: boolean, query: string[], admin: boolean): Json {
   const all = new Set<ErrorCode>(codes);
+  // An operator route is, to anyone without the token, a path that does not exist (lib/api/auth.ts).
+  if (admin) all.add("NOT_FOUND");
   // Unknown query parameters are refused on every route but the liveness probe.
   if (strictQuery) all.add("INVALID_PARAMETER");
   if (keyed) for (const c of KEYED_ERRORS) if (!(free && CREDIT_ERRORS.includes(c))) all.add(c);
@@ -151,9 +153,19 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
         : { "application/json": { schema: schemaOf(spec.response, "output", components) } },
     };
     const responses: Json = { [String(spec.successStatus ?? 200)]: success };
-    if (spec.etag) responses["304"] = { description: "Not modified: the If-None-Match ETag still matches. No body, 0 credits." };
+    if (spec.etag) {
+      responses["304"] = {
+        description: "Not modified: the If-None-Match ETag still matches. No body, 0 credits.",
+        headers: {
+          "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+          ETag: { schema: { type: "string" }, description: "The validator that matched." },
+          "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" },
+          ...(keyed ? meterRefs(ERROR_METER_HEADERS) : {}),
+        },
+      };
+    }
     const queryNames = Object.keys((spec.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
-    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.body || !!spec.upload, !!spec.cost.alwaysFree, queryNames));
+    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.body || !!spec.upload, !!spec.cost.alwaysFree, queryNames, spec.auth === "admin"));
     const op: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

@@ -449,10 +449,14 @@ describe("operator routes", () => {
       const attempt = async (headers: Record<string, string>, body?: string) =>
         parse(await call(method, path, { anonymous: true, headers: { ...headers, ...(body !== undefined ? { "content-type": "application/json" } : {}) }, body: method === "GET" ? undefined : body }));
       const bodies = method === "GET" ? [undefined] : ["{not json", JSON.stringify({ unexpected: true }), undefined];
+      // The same 404 as a path that does not exist, word for word, and the one the document lists.
       const expect404 = (a: Answer) => {
         expect(a.status).toBe(404);
         expect(expectEnvelope(a.res, a.body).code).toBe("NOT_FOUND");
+        expect(a.body.error.details).toEqual({ path });
+        expect(a.body.error.message).toMatch(/^No route [A-Z]+ \S+\. The API reference is at \/v1\/openapi\.json\.$/);
       };
+      expect(doc.paths[template][method.toLowerCase()].responses["404"].headers["X-Error-Code"].schema.enum).toContain("NOT_FOUND");
       // Nor does another method or a preflight tell that the path exists (no 405, no Allow).
       for (const other of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => m !== method)) {
         for (const headers of [{}, { authorization: `Bearer ${ADMIN_TOKEN}x` }, { "x-api-key": acct.key }] as Record<string, string>[]) {

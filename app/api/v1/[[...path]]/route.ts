@@ -1,10 +1,7 @@
-import { fail } from "@/lib/api/respond";
+import { fail, noRouteText } from "@/lib/api/respond";
 
 // Every path under /v1 that no route claims answers in the error envelope.
-const notFound = async (req: Request) => {
-  const path = new URL(req.url).pathname.replace(/^\/api\/v1/, "/v1");
-  return fail(req, "NOT_FOUND", `No route ${req.method} ${path}. The API reference is at /v1/openapi.json.`, { path });
-};
+const notFound = async (req: Request) => fail(req, "NOT_FOUND", ...noRouteText(req));
 
 // A path that does not exist serves no method: a preflight or HEAD of it is 404 too, not an Allow of GET.
 export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
