@@ -9,7 +9,7 @@ const JSON_TYPE = "application/json; charset=utf-8";
 const EXPOSED = [
   "ETag", "X-Request-Id", "X-Error-Code", "Retry-After", "RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining",
   "RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "X-Credits-Cost", "X-Cards-Used",
-  "X-Cards-Limit", "X-Cards-Warning", "X-Trial-Expires-At", "X-RateLimit-Degraded", "X-Plan-Withheld", "X-Withheld", "X-Cache",
+  "X-Cards-Limit", "X-Cards-Warning", "X-Trial-Expires-At", "X-RateLimit-Degraded", "X-Plan-Withheld", "X-Cache",
 ].join(", ");
 export const CORS: Record<string, string> = { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED };
 

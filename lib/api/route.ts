@@ -89,7 +89,9 @@ type Handler = ((req: Request, ctx: NextContext) => Promise<Response>) & { spec?
  */
 /** 405 in the envelope with the path's Allow (`allow`: the methods its route serves, comma-separated). */
 export function methodNotAllowed(req: Request, allow: string): Response {
-  return fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${allow}.`, { allow: allow.split(", ") }, { allow: allowHeader(allow) });
+  // The body names what the Allow header does (HEAD and OPTIONS included): one answer, not two.
+  const header = allowHeader(allow);
+  return fail(req, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here. Allowed: ${header}.`, { allow: header.split(", ") }, { allow: header });
 }
 
 export function mount(specs: Partial<Record<Method, RouteSpec<any, any, any>>>): Record<Method | "OPTIONS", Handler> {

@@ -226,6 +226,8 @@ describe("paths and methods outside the routes", () => {
         const r = await expectError(op.url, 405, "METHOD_NOT_ALLOWED", method);
         expect(allowed(r.res), `${method} ${op.url}`).toContain("GET");
         expect(allowed(r.res), `${method} ${op.url}`).not.toContain(method);
+        // The body names the same methods as the header.
+        expect(r.error.details?.allow, `${method} ${op.url}`).toEqual(allowed(r.res));
       }
     }
   });
