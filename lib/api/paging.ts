@@ -144,7 +144,10 @@ export function decodeCursor(raw: string, spec: SortSpec, order: Order): unknown
   if (!payload || typeof payload !== "object" || !Array.isArray(payload.k) || typeof payload.o !== "string") {
     throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: "cursor" });
   }
-  if (payload.r !== spec.resource || payload.o !== order.signature) {
+  if (payload.r !== spec.resource) {
+    throw new ApiError("INVALID_CURSOR", "The cursor was issued by another list. Follow this list's links.next verbatim.", { parameter: "cursor" });
+  }
+  if (payload.o !== order.signature) {
     throw new ApiError("INVALID_CURSOR", "The cursor was issued for a different orderBy.", {
       parameter: "cursor", cursor_order_by: payload.o, order_by: order.signature,
     });

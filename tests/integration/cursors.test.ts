@@ -109,6 +109,10 @@ describe("garbage cursors are 400 INVALID_CURSOR on every list of the route tabl
   it("a real cursor of one list is refused by every other list", async () => {
     const { cursor } = await realCursor("/v1/series");
     for (const l of lists.filter((x) => x.path !== "/series")) await expectInvalidCursor(join(l.url, `cursor=${cursor}`));
+    // Under the same orderBy, it is said to be another list's, not another order's.
+    const artists = await realCursor("/v1/artists?orderBy=name");
+    const { body } = await getJson(`/v1/series?orderBy=name&cursor=${artists.cursor}`);
+    expect(body.error.message).toMatch(/another list/);
   });
 
   it("a real cursor under another orderBy", async () => {
