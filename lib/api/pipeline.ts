@@ -63,7 +63,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const cost = spec.auth === "key" ? spec.cost.credits({ query: input.query, params: input.params }) : 0;
     const feature = gatePlan(spec, principal, cost);
     // Most routes read no body: no await (each one a turn of the microtask queue) for them.
-    const { body, upload } = spec.body || spec.upload ? await readBody(spec, req) : NO_BODY;
+    const { body, upload } = spec.body || spec.upload ? await readBody(spec, req) : spec.method === "GET" || spec.rawBody ? NO_BODY : await ignoredBody(req);
     lease = await acquireMeter(spec, principal, cost, feature);
     if (lease) pending = watchSettle(lease);
     const ctx: Ctx<any, any, any> = {
@@ -119,6 +119,16 @@ async function readBody(spec: RouteSpec<any, any, any>, req: Request): Promise<B
   if (spec.body) return { body: validate(spec.body, await readJson(req, bodyOptional(spec.body)), "body", []) };
   if (spec.upload) return { upload: await readUpload(req, spec.upload.maxBytes) };
   return {};
+}
+
+/**
+ * A route that takes no body (a rotate, a DELETE) still answers a body that does not parse, or
+ * one past the limit, as every route does (CONTRACT.md §8): 400 or 413, not a served call. An
+ * empty body or any JSON (`{}`) is ignored.
+ */
+async function ignoredBody(req: Request): Promise<Body> {
+  await readJson(req, true);
+  return NO_BODY;
 }
 
 // ── 6. meter acquire ─────────────────────────────────────────────────────────

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { makeAccount, type TestAccount } from "../helpers/accounts";
 import { query } from "../helpers/db";
-import { as, expectRefusal, int, SPEC_FIGURES, type Answer } from "../helpers/meter";
+import { call } from "../helpers/api";
+import { as, expectRefusal, int, parse, SPEC_FIGURES, type Answer } from "../helpers/meter";
 
 // The key routes (CONTRACT.md §4): a secret is shown once and stored as a hash; rotation and
 // deletion take effect at once; rate and credits belong to the account, never to a key.
@@ -114,6 +115,19 @@ describe("rotating and deleting", () => {
     const ids = (await list(acct.key)).body.data.map((x: { id: string }) => x.id);
     expect(ids).toContain(n.id);
     expect(ids).not.toContain(k.id);
+  });
+
+  it("a body that does not parse, or one past the limit, is refused on routes that take none; {} is ignored", async () => {
+    const acct = await makeAccount();
+    const k = await create(acct.key, "spare");
+    const send = async (method: string, path: string, body: string) =>
+      parse(await call(method, path, { headers: { "x-api-key": acct.key, "content-type": "application/json" }, body }));
+    for (const [method, path] of [["POST", `/v1/keys/${k.id}/rotate`], ["DELETE", `/v1/keys/${k.id}`], ["POST", "/v1/billing/portal"]] as const) {
+      expectRefusal(await send(method, path, "{not json"), 400, "INVALID_PARAMETER");
+      expectRefusal(await send(method, path, JSON.stringify({ pad: "x".repeat(1_100_000) })), 413, "PAYLOAD_TOO_LARGE");
+    }
+    // Nothing happened to the key: it rotates with an empty JSON object.
+    expect((await send("POST", `/v1/keys/${k.id}/rotate`, "{}")).status).toBe(200);
   });
 
   it("a key can rotate itself: its answer is the last its old secret gets", async () => {

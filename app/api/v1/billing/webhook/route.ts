@@ -18,6 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     description: "Checked against Stripe-Signature on the raw body; each event is applied once (a repeat answers 200 with reason duplicate). Stripe does not order its events, so each one re-reads the subscription from Stripe and applies its current state. Events not handled are acknowledged with 200. 5xx only for faults a retry can fix.",
     tags: ["Billing"],
     auth: "none",
+    rawBody: true,
     response: WebhookResponse,
     errors: ["INVALID_SIGNATURE", "PAYLOAD_TOO_LARGE", "BILLING_UNAVAILABLE"],
     cost: COSTS.billingWebhook,
