@@ -25,7 +25,9 @@ describe("listing and creating keys", () => {
   it("lists the account's keys without secrets", async () => {
     const acct = await makeAccount();
     const a = await list(acct.key);
-    expect(a.body.meta.count).toBe(1);
+    // The list envelope of SPEC.md Pagination: one page always (at most 50 live keys).
+    expect(a.body.meta).toEqual({ limit: 50, count: 1, has_more: false });
+    expect(a.body).not.toHaveProperty("links.next");
     expect(a.body.data).toHaveLength(1);
     const k = a.body.data[0];
     expect(Object.keys(k).sort()).toEqual(["created_at", "expired", "expires_at", "id", "last_used_at", "name", "prefix", "requests_30d"]);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
-import { addKey, listKeys } from "@/lib/accounts/keys";
+import { addKey, listKeys, MAX_KEYS } from "@/lib/accounts/keys";
 import { KeyBody, KeyObject, NewKeyObject } from "@/lib/accounts/schemas";
 import { COSTS } from "@/lib/meter/costs";
 import { keyJson } from "@/lib/accounts/present";
@@ -13,17 +13,20 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/keys",
     operationId: "listKeys",
     summary: "The account's live keys",
-    description: "Secrets are never shown again; a key is known by its prefix. Rate and credits are per account, never per key.",
+    description: `Secrets are never shown again; a key is known by its prefix. Rate and credits are per account, never per key. One page: an account holds at most ${MAX_KEYS} live keys, so the list carries the list envelope with has_more false and no links.next.`,
     tags: ["Keys"],
     auth: "key",
-    response: z.object({ data: z.array(KeyObject), meta: z.object({ count: z.number() }) }),
+    response: z.object({
+      data: z.array(KeyObject),
+      meta: z.object({ limit: z.number().int().meta({ description: "The page size: the most live keys an account holds." }), count: z.number().int(), has_more: z.literal(false) }),
+    }),
     errors: [],
     cost: COSTS.account,
     cacheControl: CACHE.none,
     etag: false,
     handler: async ({ principal }) => {
       const keys = (await listKeys(accountOf(principal).id)).map(keyJson);
-      return { body: { data: keys, meta: { count: keys.length } } };
+      return { body: { data: keys, meta: { limit: MAX_KEYS, count: keys.length, has_more: false } } };
     },
   }),
   POST: defineRoute({
