@@ -156,7 +156,7 @@ async function acquireMeter(spec: RouteSpec<any, any, any>, principal: Principal
   if (principal.kind !== "account") return undefined;
   // Outside production only: lets the benchmark measure the meter's own cost on one process.
   if (env().NODE_ENV !== "production" && process.env.BENCH_UNMETERED === "1") return undefined;
-  const outcome = await acquire(principal.account, { route: spec.operationId, cost, feature });
+  const outcome = await acquire(principal.account, { route: spec.operationId, cost, feature, minPlan: spec.cost.minPlan });
   if (!outcome.ok) throw new MeterRefusal(outcome.error, outcome.headers);
   return outcome.lease;
 }

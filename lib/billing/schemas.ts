@@ -39,8 +39,8 @@ export const BillingResponse = z.object({
     plan: z.enum(PLAN_ORDER),
     interval: z.enum(["month", "year"]).nullable(),
     status: z.enum(["active", "past_due", "canceled", "suspended"]),
-    standing: z.enum(["ok", "grace", "suspended", "canceled"]).meta({
-      description: "Whether credited routes answer: `grace` after a failed payment (7 days), then `suspended` until the invoice is paid; `canceled` after the subscription ended.",
+    standing: z.enum(["ok", "grace", "suspended", "canceled", "trial_expired"]).meta({
+      description: "Whether credited routes answer: `grace` after a failed payment (7 days), then `suspended` until the invoice is paid; `canceled` after the subscription ended; `trial_expired` once the trial is over (403 TRIAL_EXPIRED).",
     }),
     current_period_end: ts.nullable(),
     credits_reset_at: ts.nullable().meta({ description: "When the credits renew: the month's end, also on a yearly plan." }),

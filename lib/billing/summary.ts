@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { Account } from "@/lib/accounts/types";
-import { graceEnds, period, standing } from "@/lib/meter/policy";
+import { graceEnds, period, standing, trialExpired } from "@/lib/meter/policy";
 import { billingRow } from "./queries/accounts";
 import { callStripe, stripe } from "./stripe";
 
@@ -18,13 +18,14 @@ export async function billingSummary(caller: Account, now = Date.now()) {
   // a status from the row beside a standing from that copy said "past_due" with a standing of
   // "ok", and the billing page then showed no warning.
   const account = { ...caller, ...row } as Account;
-  const s = standing(account, now);
+  // An expired trial is served no credited route either (SPEC.md States): said so here too.
+  const s = row.plan === "trial" && trialExpired(account, now) ? "trial_expired" : standing(account, now);
   const grace = graceEnds(account);
   const out = {
     plan: row.plan,
     interval: row.billingInterval,
     status: row.status,
-    /** Whether credited routes answer: ok, grace (payment failed, still served), suspended or canceled. */
+    /** Whether credited routes answer: ok, grace (payment failed, still served), suspended, canceled or trial_expired. */
     standing: s,
     current_period_end: row.plan === "trial" ? null : row.periodEnd,
     /** When this period's credits renew: the month's end on a yearly plan. */

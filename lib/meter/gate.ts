@@ -14,7 +14,7 @@ export function gate(account: Account, rule: CostRule, cost: number, now = Date.
   const credited = cost > 0;
   const held = credited ? standingRefusal(account, now) : undefined;
   if (held) return { ok: false, error: held };
-  if (credited && trialExpired(account, now)) return { ok: false, error: trialExpiredError(account) };
+  if (credited && trialExpired(account, now)) return { ok: false, error: trialExpiredError(account, rule.minPlan) };
   const min = rule.minPlan;
   if (!min || atLeast(account.plan, min)) return { ok: true };
   if (isTrial(account) && rule.trial) {

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
 import { meterDriver, openMeterDriver } from "./driver";
 import { flushLedgerSoon, isoDay, record, recordCards } from "./ledger";
+import type { Plan } from "./costs";
 import { policyHeader } from "./plans";
 import { allowance, featureLimit, utcDay, type Allowance } from "./policy";
 import { holdMs, reseed } from "./rebuild";
@@ -29,6 +30,8 @@ export type Lease = {
   /** What the script answered; the last known state when the meter is down. */
   result: AcquireResult | null;
   degraded: boolean;
+  /** The plan a trial refused here is told to take: the route's minimum, else the first paid plan. */
+  upgradeTo: Plan;
   /** Told what the call finally cost once its settle is answered (the request log's row). */
   onSettled?: (o: { credits: number; refunded: boolean; newCards: number }) => void;
 };
@@ -56,13 +59,13 @@ function allowanceAt(account: Account, now: number): Allowance {
   return a;
 }
 
-export async function acquire(account: Account, opts: { route: string; cost: number; feature?: string }, now = Date.now()): Promise<AcquireOutcome> {
+export async function acquire(account: Account, opts: { route: string; cost: number; feature?: string; minPlan?: Plan }, now = Date.now()): Promise<AcquireOutcome> {
   const a = allowanceAt(account, now);
   const feature = opts.feature ?? "";
   const day = utcDay(now);
   const lease: Lease = {
     account, allowance: a, leaseId: randomUUID(), route: opts.route, cost: opts.cost, feature,
-    featureCounted: featureLimit(account, feature) >= 0, day, generation: "", result: null, degraded: false,
+    featureCounted: featureLimit(account, feature) >= 0, day, generation: "", result: null, degraded: false, upgradeTo: opts.minPlan ?? "developer",
   };
   const input: AcquireInput = {
     account: account.id, rate: a.limits.rate, burst: a.limits.burst, perMinute: a.limits.perMinute,
@@ -124,7 +127,7 @@ export async function acquire(account: Account, opts: { route: string; cost: num
       const secs = secondsToMidnight(now);
       return refuse(new ApiError("QUOTA_EXCEEDED", `The trial's daily cap of ${a.dailyCap} credits is spent. It resets at midnight UTC.`, {
         renews: true, cap: "daily", daily_cap: a.dailyCap, daily_used: r.dailyUsed, retry_after_s: secs,
-        next_step: upgradeStep("developer", "Paid plans have no daily cap."),
+        next_step: upgradeStep(lease.upgradeTo, "Paid plans have no daily cap."),
       }), headers, { "retry-after": String(secs), "ratelimit-reset": String(secs) });
     }
     case Outcome.FEATURE:
@@ -227,7 +230,7 @@ function quotaError(lease: Lease, r: AcquireResult): ApiError {
       });
     }
     return new ApiError("QUOTA_EXCEEDED", `The trial's ${a.credits} credits are spent. They never renew.`, {
-      ...base, renews: false, next_step: upgradeStep("developer", "The trial allowance is spent."),
+      ...base, renews: false, next_step: upgradeStep(lease.upgradeTo, "The trial allowance is spent."),
     });
   }
   const resets = a.period.resetsAt;

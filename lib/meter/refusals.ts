@@ -46,7 +46,8 @@ export function planRequired(message: string, details: Record<string, unknown>):
   return new ApiError("PLAN_REQUIRED", message, details);
 }
 
-export function trialExpiredError(a: Account): ApiError {
+/** `upgradeTo`: the route's minimum plan where it has one (a developer plan would not open identify). */
+export function trialExpiredError(a: Account, upgradeTo: Plan = "developer"): ApiError {
   return new ApiError(
     "TRIAL_EXPIRED",
     "The 30-day trial is over. Zero-cost routes still answer; subscribe to keep calling credited routes.",
@@ -54,7 +55,7 @@ export function trialExpiredError(a: Account): ApiError {
       trial_expired_at: a.trialExpiresAt?.slice(0, 10) ?? null,
       trial_days: 30,
       plan: "trial",
-      next_step: upgradeStep("developer", "The trial has ended."),
+      next_step: upgradeStep(upgradeTo, "The trial has ended."),
     },
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeAccount } from "../helpers/accounts";
 import { as, expectNoMeterHeaders, expectRefusal, isoDaysFromNow, paced, type Answer } from "../helpers/meter";
-import { setTrialExpiry, useAdminToken } from "../helpers/meter";
+import { setCreditsUsed, setTrialExpiry, useAdminToken } from "../helpers/meter";
 
 // SPEC.md QUOTA_EXCEEDED details 7: PLAN_REQUIRED and TRIAL_EXPIRED are decided before the meter
 // and carry X-Error-Code but no quota or rate headers. Every path that gives one, including the
@@ -53,7 +53,21 @@ describe("plan refusals carry no meter headers", () => {
   it("an expired trial on a credited route: TRIAL_EXPIRED", async () => {
     const trial = await makeAccount({ confirmed: true });
     await setTrialExpiry(trial.id, isoDaysFromNow(-1));
-    expectPlanRefusal(await as(trial.key, "GET", "/v1/sets"), "TRIAL_EXPIRED");
-    expectPlanRefusal(await confirm(trial.key), "TRIAL_EXPIRED");
+    const sets = await as(trial.key, "GET", "/v1/sets");
+    expectPlanRefusal(sets, "TRIAL_EXPIRED");
+    const centering = await confirm(trial.key);
+    expectPlanRefusal(centering, "TRIAL_EXPIRED");
+    // Its next step is a plan that opens the route: Developer would answer centering PLAN_REQUIRED.
+    expect([sets.body.error.details.next_step.plan, centering.body.error.details.next_step.plan]).toEqual(["developer", "growth"]);
+    expect((await as(trial.key, "GET", "/v1/billing")).body.data.standing).toBe("trial_expired");
+  });
+
+  it("a trial whose credits are spent is told to take a plan that opens the route it asked for", async () => {
+    const trial = await makeAccount({ confirmed: true });
+    await setCreditsUsed(trial.id, 800);
+    const grade = await paced(() => as(trial.key, "POST", "/v1/centering/grade", { body: { front: { left_right: "55/45", top_bottom: "52/48" } } }));
+    const sets = await as(trial.key, "GET", "/v1/sets");
+    for (const a of [grade, sets]) expectRefusal(a, 429, "QUOTA_EXCEEDED");
+    expect([grade.body.error.details.next_step.plan, sets.body.error.details.next_step.plan]).toEqual(["growth", "developer"]);
   });
 });
