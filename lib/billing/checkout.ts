@@ -67,5 +67,20 @@ export async function createCheckout(account: Account, input: { plan: PaidPlan |
     subscription_data: { metadata: { account_id: account.id } },
   }));
   if (!session.url) throw new Error(`Checkout session ${session.id} has no URL`);
+  await expireOtherSessions(customer, session.id);
   return { url: session.url };
+}
+
+/**
+ * One subscription per account: a Checkout still open from before (another tab, a double click)
+ * is expired once a new one is made, so that both cannot be paid. A failure is logged, not
+ * answered: the new session is good either way.
+ */
+async function expireOtherSessions(customer: string, keep: string): Promise<void> {
+  try {
+    const open = await callStripe(() => stripe().checkout.sessions.list({ customer, status: "open", limit: 100 }));
+    for (const s of open.data) if (s.id !== keep) await callStripe(() => stripe().checkout.sessions.expire(s.id));
+  } catch (err) {
+    console.error(`[billing] could not expire the earlier checkouts of ${customer}: ${(err as Error).message}`);
+  }
 }

@@ -90,6 +90,20 @@ describe("POST /v1/billing/checkout", () => {
     expect((await me(acct)).quota).toMatchObject({ credits_limit: 50_000 });
   });
 
+  it("a newer checkout expires the one still open: two tabs cannot both be paid", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    const urls: string[] = [];
+    for (const plan of ["growth", "developer"]) {
+      const a = await as(acct.key, "POST", "/v1/billing/checkout", json({ plan, interval: "month" }));
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      urls.push(a.body.data.url);
+    }
+    expect(billing.fake.completeCheckout(sessionIdOf(urls[0]!)).status).toBe("expired");
+    expect(billing.fake.completeCheckout(sessionIdOf(urls[1]!)).status).toBe("paid");
+    await billing.fake.deliverAll();
+    expect((await me(acct)).plan).toBe("developer");
+  });
+
   it("a customer deleted in Stripe is replaced, not a 500", async () => {
     const acct = await makeAccount({ confirmed: true });
     await rows(sql`update accounts set stripe_customer_id = ${`cus_gone_${acct.id}`} where id = ${acct.id}`);

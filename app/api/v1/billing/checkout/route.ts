@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/billing/checkout",
     operationId: "createCheckout",
     summary: "Subscribe: a Stripe Checkout URL for a plan",
-    description: "Open the URL in a browser to pay. The plan changes only when Stripe's signed webhook reports the payment: the trial's expiry is cleared, the key stays the same, and the plan's credits start fresh (trial credits do not carry over). Answers after trial expiry. One subscription per account: with one, change its plan with POST /v1/billing/subscription.",
+    description: "Open the URL in a browser to pay. The plan changes only when Stripe's signed webhook reports the payment: the trial's expiry is cleared, the key stays the same, and the plan's credits start fresh (trial credits do not carry over). Answers after trial expiry. One subscription per account: with one, change its plan with POST /v1/billing/subscription; a Checkout still open from an earlier call is expired by a new one, so only the newest URL can be paid.",
     tags: ["Billing"],
     auth: "key",
     body: PlanChoice,
