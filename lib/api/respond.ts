@@ -104,13 +104,13 @@ export function jsonAnswer(body: string | Uint8Array, status: number, headers: R
   return { status, headers, body };
 }
 
-/** Convenience for steps outside a route wrapper (catch-all, method guard). */
 /** The message and details of a path no route has: the same for an operator path asked without the token. */
 export function noRouteText(req: Request): [string, { path: string }] {
   const path = new URL(req.url).pathname.replace(/^\/api\/v1/, "/v1");
   return [`No route ${req.method} ${path}. The API reference is at /v1/openapi.json.`, { path }];
 }
 
+/** Convenience for steps outside a route wrapper (catch-all, method guard). */
 export function fail(req: Request, code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>): Response {
   return errorResponse(new ApiError(code, message, details, headers), requestId(req));
 }
