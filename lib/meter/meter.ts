@@ -355,7 +355,8 @@ export function meterHeaders(
     "x-credits-cost": String(o.charged),
   };
   if (r) {
-    h["ratelimit-remaining"] = String(Math.max(0, r.tokens));
+    // A per-minute refusal leaves tokens in the per-second bucket: the call was refused all the same.
+    h["ratelimit-remaining"] = o.refused === Outcome.RATE_LIMITED ? "0" : String(Math.max(0, r.tokens));
     h["ratelimit-reset"] = String(Math.max(0, Math.ceil(r.fullInMs / 1000)));
   }
   if (a.credits >= 0 && r) {
