@@ -112,7 +112,7 @@ function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean
   if (keyed) for (const c of KEYED_ERRORS) if (!(free && CREDIT_ERRORS.includes(c))) all.add(c);
   // A too-long q, include, select or cursor keeps its parameter's own code (params.ts issueToError).
   for (const [param, code] of Object.entries(PARAM_ERRORS)) if (query.includes(param)) all.add(code);
-  // A JSON body is read within the route's limit (lib/api/body.ts), also where the route takes none.
+  // Every route but a GET reads its body within a limit (lib/api/body.ts), also one that takes none.
   if (body) all.add("PAYLOAD_TOO_LARGE");
   all.add("INTERNAL_ERROR");
   const byStatus = new Map<number, ErrorCode[]>();
@@ -165,7 +165,7 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
       };
     }
     const queryNames = Object.keys((spec.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
-    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.body || !!spec.upload || spec.method !== "GET", !!spec.cost.alwaysFree, queryNames, spec.auth === "admin"));
+    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, spec.method !== "GET", !!spec.cost.alwaysFree, queryNames, spec.auth === "admin"));
     const op: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

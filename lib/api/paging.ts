@@ -133,16 +133,19 @@ function validValue(v: unknown, c: SortColumn): boolean {
   }
 }
 
+/** The refusal of a cursor that cannot be read (SPEC.md: INVALID_CURSOR), wherever it is found so. */
+export const malformedCursor = () => new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: "cursor" });
+
 export function decodeCursor(raw: string, spec: SortSpec, order: Order): unknown[] {
   let payload: CursorPayload;
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new Error("alphabet");
     payload = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as CursorPayload;
   } catch {
-    throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: "cursor" });
+    throw malformedCursor();
   }
   if (!payload || typeof payload !== "object" || !Array.isArray(payload.k) || typeof payload.o !== "string") {
-    throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: "cursor" });
+    throw malformedCursor();
   }
   if (payload.r !== spec.resource) {
     throw new ApiError("INVALID_CURSOR", "The cursor was issued by another list. Follow this list's links.next verbatim.", { parameter: "cursor" });
@@ -153,7 +156,7 @@ export function decodeCursor(raw: string, spec: SortSpec, order: Order): unknown
     });
   }
   if (payload.k.length !== order.columns.length || !payload.k.every((v, i) => validValue(v, order.columns[i]!))) {
-    throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: "cursor" });
+    throw malformedCursor();
   }
   return payload.k;
 }

@@ -8,6 +8,7 @@ import { ApiError } from "./errors";
 import { acceptsGzip, gzipEtag, gzipOf, GZIP_MIN_BYTES } from "./compress";
 import { etagOf, matchesIfNoneMatch } from "./etag";
 import { issueToError, PAGING_PARAMS } from "./params";
+import { malformedCursor } from "./paging";
 import { decoded, hasNul } from "@/lib/util/text";
 import { env } from "@/lib/env";
 import { toResponse, type Answer } from "./answer";
@@ -63,7 +64,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const cost = spec.auth === "key" ? spec.cost.credits({ query: input.query, params: input.params }) : 0;
     const feature = gatePlan(spec, principal, cost);
     // Most routes read no body: no await (each one a turn of the microtask queue) for them.
-    const { body, upload } = spec.body || spec.upload ? await readBody(spec, req) : spec.method === "GET" || spec.rawBody ? NO_BODY : await ignoredBody(req);
+    const { body, upload } = spec.method === "GET" || spec.rawBody ? NO_BODY : await readBody(spec, req);
     lease = await acquireMeter(spec, principal, cost, feature);
     if (lease) pending = watchSettle(lease);
     const ctx: Ctx<any, any, any> = {
@@ -115,18 +116,15 @@ function gatePlan(spec: RouteSpec<any, any, any>, principal: Principal, cost: nu
 
 // ── 5. body ──────────────────────────────────────────────────────────────────
 
+/**
+ * The body of a route that takes one (not GET, whose routes read none; not a raw body its
+ * handler reads). A route that takes none (a rotate, a DELETE) still answers a body that does
+ * not parse, or one past the limit, as every route does (CONTRACT.md §8): an empty body or any
+ * JSON (`{}`) is ignored.
+ */
 async function readBody(spec: RouteSpec<any, any, any>, req: Request): Promise<Body> {
   if (spec.body) return { body: validate(spec.body, await readJson(req, bodyOptional(spec.body)), "body", []) };
   if (spec.upload) return { upload: await readUpload(req, spec.upload.maxBytes) };
-  return {};
-}
-
-/**
- * A route that takes no body (a rotate, a DELETE) still answers a body that does not parse, or
- * one past the limit, as every route does (CONTRACT.md §8): 400 or 413, not a served call. An
- * empty body or any JSON (`{}`) is ignored.
- */
-async function ignoredBody(req: Request): Promise<Body> {
   await readJson(req, true);
   return NO_BODY;
 }
@@ -202,9 +200,7 @@ function pagingWarnings(paging: string[], principal: Principal): string[] {
 // NUL is a malformed cursor like any other (SPEC.md: INVALID_CURSOR).
 function noNul(value: string, parameter: string): void {
   if (!hasNul(value)) return;
-  if (parameter === "cursor") {
-    throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter });
-  }
+  if (parameter === "cursor") throw malformedCursor();
   throw new ApiError("INVALID_PARAMETER", `${parameter} contains a NUL character.`, { parameter });
 }
 
@@ -248,7 +244,7 @@ function parseFresh(spec: RouteSpec<any, any, any>, req: Request, rawParams: Rec
       if (decoded(part.replace(/\+/g, " ")) === null) {
         const name = decoded(part.split("=", 1)[0]!) ?? "query";
         // A cursor is opaque: one that does not decode is a malformed cursor like any other.
-        if (name === "cursor") throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: name });
+        if (name === "cursor") throw malformedCursor();
         throw new ApiError("INVALID_PARAMETER", `Parameter '${name}' is not valid percent-encoded UTF-8.`, { parameter: name });
       }
     }

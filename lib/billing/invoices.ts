@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { malformedCursor } from "@/lib/api/paging";
 import type { Link } from "@/lib/api/list";
 import type { Account } from "@/lib/accounts/types";
 import { listInvoices } from "./manage";
@@ -17,7 +17,7 @@ export const invoiceCursor = {
     } catch {
       // falls through to the refusal
     }
-    throw new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: "cursor" });
+    throw malformedCursor();
   },
 };
 

@@ -19,7 +19,7 @@ export async function billingSummary(caller: Account, now = Date.now()) {
   // "ok", and the billing page then showed no warning.
   const account = { ...caller, ...row } as Account;
   // An expired trial is served no credited route either (SPEC.md States): said so here too.
-  const s = row.plan === "trial" && trialExpired(account, now) ? "trial_expired" : standing(account, now);
+  const s = trialExpired(account, now) ? "trial_expired" : standing(account, now);
   const grace = graceEnds(account);
   const out = {
     plan: row.plan,

@@ -6,7 +6,7 @@ import type { Lang } from "@/lib/api/params";
 import { parseInclude } from "@/lib/api/select";
 import { presentArtist, presentSealed, presentSeries, withImpliedIndex } from "./present";
 import type { Account } from "@/lib/accounts/types";
-import { planIndexFields, pricesOf } from "@/lib/prices/embed";
+import { needsPlanPrices, planIndexFields, pricesOf } from "@/lib/prices/embed";
 import {
   artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
   selectSeriesPage,
@@ -79,9 +79,7 @@ export type SealedListInput = PageInput & { q?: string; set?: string; product_ty
 
 /** include=prices: the sealed prices route's rows for the caller's plan, per product. */
 async function withSealedPrices(include: Set<string>, data: Record<string, unknown>[], account?: Account) {
-  // include=index alone on the trial still takes the index of the rows the trial sees.
-  const prices = include.has("prices") || (include.has("index") && account?.plan === "trial");
-  if (!prices || !account) return undefined;
+  if (!needsPlanPrices(include, account)) return undefined;
   const found = await pricesOf("sealed", data.map((d) => ({ id: String(d.slug), region: null })), account);
   for (const d of data) {
     const p = found.prices.get(String(d.slug));

@@ -26,6 +26,14 @@ export async function pricesOf(kind: "card" | "sealed", items: { id: string; reg
 }
 
 /**
+ * Whether products answered with these includes need the plan's prices read: include=prices,
+ * and include=index on a plan that withholds rows (the trial), for planIndexFields.
+ */
+export function needsPlanPrices(include: ReadonlySet<string>, account: Account | undefined): account is Account {
+  return !!account && (include.has("prices") || (include.has("index") && account.plan === "trial"));
+}
+
+/**
  * A plan that withholds rows (the trial) is answered the index its own rows make, in a product's
  * index fields as in prices.index (SPEC.md set cards rule 2), not the catalogue's, which may
  * stand on Japanese or graded figures the plan does not see. Paid plans see every row: unchanged.

@@ -106,28 +106,28 @@ export async function getHistory(id: string, q: { window: Window; interval: Inte
  * card priced in English only has that as its headline; one priced in other languages only has
  * none for the trial; one priced in both, its English index (the first printing's).
  */
-function indexSeriesFor(all: SeriesRead[], account: Account | undefined): SeriesRead | undefined {
+function indexSeriesFor(all: SeriesRead[], account: Account): SeriesRead | undefined {
   const index = all.filter((s) => s.source === "INDEX");
   const headline = index.find((s) => s.locale === null && s.printing === null);
-  if (!account || account.plan !== "trial") return headline;
+  if (account.plan !== "trial") return headline;
   const byLocale = index.filter((s) => s.locale !== null);
   if (byLocale.every((s) => planAllows(account, s))) return headline;
   return byLocale.filter((s) => planAllows(account, s)).sort((a, b) => ((a.printing ?? "") < (b.printing ?? "") ? -1 : 1))[0];
 }
 
-/** The composite index of a card as the account sees it (none: the headline), day by day over the window (no carried days). */
-export async function headlineHistory(cardId: string, window: Window, now = Date.now(), account?: Account) {
-  const headlineSeries = indexSeriesFor(await seriesOfProducts("card", [cardId]), account);
+/** The composite index of a card as the account sees it, day by day over the window (no carried days). */
+async function indexHistory(cardId: string, window: Window, now: number, account: Account) {
+  const series = indexSeriesFor(await seriesOfProducts("card", [cardId]), account);
   const to = new Date(now).toISOString().slice(0, 10);
   const from = windowStart(window, to);
-  const pts = headlineSeries ? (await points([headlineSeries], from, to)).get(headlineSeries.id) ?? [] : [];
+  const pts = series ? (await points([series], from, to)).get(series.id) ?? [] : [];
   return { from, to, points: pts.filter(([d]) => d >= from && d <= to).sort((a, b) => (a[0] < b[0] ? -1 : 1)) };
 }
 
 /** GET /v1/cards/{id}/prices/stats: the composite index over the window. */
 export async function getStats(id: string, q: { window: Window }, account: Account, now = Date.now()) {
   const row = await findCard(id);
-  const { from, to, points: pts } = await headlineHistory(row.id, q.window, now, account);
+  const { from, to, points: pts } = await indexHistory(row.id, q.window, now, account);
   const s = stats(pts);
   return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } } };
 }

@@ -8,7 +8,7 @@ import { compileCardWhere, namePatterns, numberTerms, parseCardQuery, type Node 
 import { broadPatterns } from "@/lib/catalog/queries/terms";
 import { selectCardImages, selectCardPage, type CardDbRow, type CardImageRow } from "@/lib/catalog/queries/cards";
 import type { Account } from "@/lib/accounts/types";
-import { pricesOf } from "@/lib/prices/embed";
+import { needsPlanPrices, pricesOf } from "@/lib/prices/embed";
 import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
 import { CARD_SORT, SET_CARD_SORT } from "./sort";
 import { findSet } from "@/lib/catalog/sets";
@@ -51,10 +51,8 @@ export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<C
     }
     out = { ...out, images };
   }
-  // include=prices; and include=index on the trial, whose index fields are the index of the rows
-  // it sees (as with include=prices), not the catalogue's: one plan view of the index.
   const withPrices = view.include.has("prices");
-  if (view.account && (withPrices || (view.include.has("index") && view.account.plan === "trial"))) {
+  if (needsPlanPrices(view.include, view.account)) {
     const { prices, notes, withheld } = await pricesOf("card", rows.map((r) => ({ id: r.id, region: r.s_print_region })), view.account);
     out = withPrices ? { ...out, prices, notes, pricesHeld: withheld } : { ...out, prices };
   }
