@@ -69,6 +69,11 @@ export const SEALED_SORT: SortSpec = {
   },
 };
 
+/** The trial's sort: by the index of the rows it is shown (as cards/sort.ts cardSortFor). */
+const SEALED_TRIAL_SORT: SortSpec = {
+  ...SEALED_SORT, keys: { ...SEALED_SORT.keys, index_eur: { ...SEALED_SORT.keys.index_eur!, columns: [col(sql`p.trial_index_eur`, "float")] } },
+};
+
 export const SEALED_INCLUDES = ["index", "prices"] as const;
 export const PRODUCT_TYPES = [
   "booster-box", "booster-pack", "elite-trainer-box", "bundle", "tin", "blister", "collection-box", "build-battle-box",
@@ -99,7 +104,7 @@ export async function listSealed(input: SealedListInput, link: Link, account?: A
   }
   const where = sealedWhere({ q: input.q, setId, productType: input.product_type });
   const { rows, meta, links } = await keysetPage({
-    spec: SEALED_SORT, input, link, included: new Set<string>(include),
+    spec: account?.plan === "trial" ? SEALED_TRIAL_SORT : SEALED_SORT, input, link, included: new Set<string>(include),
     fetch: (order, after, limit) => selectSealedPage(where, order, after, limit),
   });
   const index = include.has("index");

@@ -22,13 +22,14 @@ const Q_HELP = "Lucene-style search: field:value, \"phrases\", * and ? wildcards
   ">= <= > <, -/NOT, AND/OR, parentheses. Fields: name, number, rarity, supertype, subtypes, types, hp, artist, " +
   "national_pokedex_numbers, release_date, regulation_mark, languages, id, set.code, set.region, set.series, set.name, " +
   "index_eur (alias price: the composite index in EUR, e.g. price:>=10 or price:[5 TO 20]; price:* has an index; " +
-  "amounts take at most 2 decimals; a card without an index matches no bound). " +
+  "amounts take at most 2 decimals; a card without an index matches no bound; on the trial, the index of the English, ungraded rows it is shown). " +
   "A bare word searches names in every language. set.region takes WEST, JP, CN or KR, and languages one of " +
   `${CARD_LANGUAGES.join(", ")}; another value is 400 INVALID_PARAMETER naming the valid ones. ` +
   "A q that does not parse or names an unknown field is 400 INVALID_QUERY.";
 
 const PRICES_INCLUDE_INDEX = "include=prices includes the index: index_eur and last_price_at are present (null without an index), " +
-  "change_7d_pct and change_30d_pct when a select names them, and all four can be sorted on, as with include=index.";
+  "change_7d_pct and change_30d_pct when a select names them, and all four can be sorted on, as with include=index. " +
+  "A trial key is shown, sorted and paged by the index of the rows it sees (English, ungraded), null where it sees none.";
 
 const cardListShape = {
   q: qParam(Q_HELP).meta({ example: "name:char* set.region:WEST" }),

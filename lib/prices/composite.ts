@@ -115,5 +115,13 @@ export function headline(entries: IndexEntry[], primaryLocale: string): Composit
   return { eur: best.eur, as_of, sample_n: best.sample_n, by_locale: [...entries].sort(entryOrder) };
 }
 
+/**
+ * The index the trial is shown: the headline of the English entries alone, as the price routes
+ * compute it from the rows the trial sees (SPEC.md prices rule 2; quotes.ts productPrices).
+ */
+export function trialIndex(index: CompositeIndex | null): CompositeIndex | null {
+  return index ? headline(index.by_locale.filter((e) => e.locale === "en"), "en") : null;
+}
+
 export const primaryLocaleOf = (printRegion: string | null | undefined): string =>
   printRegion === "JP" ? "ja" : printRegion === "CN" ? "zh" : printRegion === "KR" ? "ko" : "en";

@@ -10,7 +10,7 @@ import { checkpointWhenDue } from "@/lib/db/maintenance";
 import type { RecentPoint } from "@/lib/db/schema";
 import type { Progress } from "@/lib/jobs/progress";
 import { SLICE_MS, slicer } from "@/lib/jobs/pace";
-import { contributors, headline, median, primaryLocaleOf, type IndexEntry, type IndexInput } from "./composite";
+import { contributors, headline, median, primaryLocaleOf, type Group, type IndexEntry, type IndexInput } from "./composite";
 import { seriesKey } from "./feed";
 import { parseEcbCsv, storeRates } from "./fx";
 import { emptyMonth, monthKey, roundAmount, setDay } from "./pack";
@@ -19,7 +19,7 @@ import {
 } from "./demo-model";
 import { upsertSeries, writeMonths, type SeriesRow } from "./queries/store";
 import { RECENT_POINTS } from "./store";
-import { setProductIndex } from "./queries/index-job";
+import { setProductIndex, type ProductIndex } from "./queries/index-job";
 
 // demo-prices: a year of daily feeds for the seven sources over the real catalogue. The six
 // providers' days before today are written as one history file each (their back catalogue,
@@ -213,7 +213,7 @@ async function writeChunk(
 ) {
   const series: SeriesRow[] = [];
   const months: { key: string; month: number; amounts: Buffer }[] = [];
-  const heads: { kind: string; id: string; eur: number | null; as_of: string | null }[] = [];
+  const heads: ProductIndex[] = [];
   const n = days.length;
   const hist = n - 1; // the last day goes out as a feed file
   for (const prod of products) {
@@ -281,13 +281,32 @@ async function writeChunk(
       result.points += row.points;
     }
     const lastHead = headArr[hist - 1]!;
-    if (!Number.isNaN(lastHead)) heads.push({ kind: prod.kind, id: prod.id, eur: lastHead, as_of: days[hist - 1]! });
+    if (!Number.isNaN(lastHead)) heads.push({ kind: prod.kind, id: prod.id, eur: lastHead, as_of: days[hist - 1]!, trial: trialOf(groups, indexValues, days, hist) });
   }
   result.series += series.length;
   await history.drain();
   const ids = await upsertSeries(series);
   await writeMonths(months.map((m) => ({ series_id: ids.get(m.key)!, month: m.month, amounts: m.amounts })), undefined, paced ? 500 : undefined);
   await setProductIndex(heads);
+}
+
+/**
+ * The trial's index on the last day (composite.ts trialIndex), as the price routes read it from
+ * the English INDEX series: each one's newest point, sampled by its sources.
+ */
+function trialOf(groups: Group[], values: Map<string, Float64Array>, days: string[], hist: number): ProductIndex["trial"] {
+  const entries: IndexEntry[] = [];
+  for (const g of groups) {
+    if (g.locale !== "en") continue;
+    const v = values.get(`${g.locale}|${g.printing ?? ""}`)!;
+    for (let t = hist - 1; t >= 0; t--) {
+      if (Number.isNaN(v[t]!)) continue;
+      entries.push({ locale: g.locale, printing: g.printing, eur: v[t]!, as_of: days[t]!, sample_n: g.members.length });
+      break;
+    }
+  }
+  const trial = headline(entries, "en");
+  return trial && { eur: trial.eur, as_of: trial.as_of };
 }
 
 /** The value on day t, or the one before it for a series read every `cadence` days. */

@@ -38,10 +38,12 @@ export function needsPlanPrices(include: ReadonlySet<string>, account: Account |
  * index fields as in prices.index (SPEC.md set cards rule 2), not the catalogue's, which may
  * stand on Japanese or graded figures the plan does not see. Paid plans see every row: unchanged.
  */
-export function planIndexFields(target: Record<string, unknown>, account: Account, index: { eur: number } | null | undefined): void {
+export function planIndexFields(target: Record<string, unknown>, account: Account, index: { eur: number; as_of: string } | null | undefined): void {
   if (account.plan !== "trial") return;
   if (index) {
     target.index_eur = index.eur;
+    // The newest of the trial's own entries, as trial lists sort by it (refresh-index).
+    if ("last_price_at" in target) target.last_price_at = `${index.as_of}T00:00:00.000Z`;
     return;
   }
   for (const f of ["index_eur", "last_price_at", "change_7d_pct", "change_30d_pct"]) if (f in target) target[f] = null;

@@ -5,9 +5,9 @@ import type { Progress } from "@/lib/jobs/progress";
 import { trackJob } from "@/lib/jobs/running";
 import { SLICE_MS, slicer } from "@/lib/jobs/pace";
 import { checkpointWhenDue, maintainPaced, vacuumAnalyze } from "@/lib/db/maintenance";
-import { compositeIndex, primaryLocaleOf, type CompositeIndex } from "./composite";
+import { compositeIndex, primaryLocaleOf, trialIndex, type CompositeIndex } from "./composite";
 import { loadFx } from "./fx";
-import { currentFigures, indexHeadlines, productsWithSeries, recordPriceChanges, setProductIndex, type ProductRef } from "./queries/index-job";
+import { currentFigures, indexHeadlines, productsWithSeries, recordPriceChanges, setProductIndex, trialIndexes, type ProductIndex, type ProductRef } from "./queries/index-job";
 import { rebuildDocs } from "./docs";
 import { applyObservations, type Resolved } from "./store";
 import { movesOf, monthsNeeded } from "./moves";
@@ -75,7 +75,6 @@ export function indexObservations(kind: string, id: string, index: CompositeInde
   return out as unknown as Resolved[];
 }
 
-type Headline = { kind: string; id: string; eur: number | null; as_of: string | null };
 type Tally = { products: number; indexed: number; missing: number; changed: number };
 
 /**
@@ -89,9 +88,12 @@ async function indexProducts(products: ProductRef[] | undefined, fx: Awaited<Ret
   if (!paced) p.phase("reading current figures");
   const figures = await currentFigures(products);
   const before = await indexHeadlines(products);
+  const trialBefore = await trialIndexes(products);
   if (!paced) p.phase("computing");
   const obs: Resolved[] = [];
-  const headlines: Headline[] = [];
+  // Products whose list sort keys change, and among them those whose headline moved.
+  const written: ProductIndex[] = [];
+  const headlines: ProductIndex[] = [];
   for (const [ref, f] of figures) {
     await slice();
     t.products++;
@@ -100,8 +102,13 @@ async function indexProducts(products: ProductRef[] | undefined, fx: Awaited<Ret
     p.tick();
     if (!index) continue;
     obs.push(...indexObservations(f.kind, f.id, index, f.demo));
+    const trial = trialIndex(index);
+    const row = { kind: f.kind, id: f.id, eur: index.eur, as_of: index.as_of, trial: trial && { eur: trial.eur, as_of: trial.as_of } };
     const old = before.get(ref);
-    if (!old || old.eur !== index.eur || old.as_of !== index.as_of) headlines.push({ kind: f.kind, id: f.id, eur: index.eur, as_of: index.as_of });
+    const moved = !old || old.eur !== index.eur || old.as_of !== index.as_of;
+    const was = trialBefore.get(ref);
+    if (moved || was?.eur !== row.trial?.eur || was?.as_of !== row.trial?.as_of) written.push(row);
+    if (moved) headlines.push(row);
   }
   if (!paced) p.phase("writing INDEX series");
   const per = paced ? obs.length || 1 : 50_000;
@@ -111,7 +118,7 @@ async function indexProducts(products: ProductRef[] | undefined, fx: Awaited<Ret
   }
   if (!paced) p.phase("price documents");
   await rebuildDocs(products);
-  await setProductIndex(headlines, undefined, paced ? { perStatement: 75 } : undefined);
+  await setProductIndex(written, undefined, paced ? { perStatement: 75 } : undefined);
   await recordPriceChanges(headlines, { paced });
   t.indexed += obs.filter((o) => o.locale === null).length;
   t.changed += headlines.length;

@@ -25,6 +25,8 @@ export const MAX_NAME_PATTERNS = 8;
 export type CompileOptions = {
   /** LIKE patterns of name wildcards known to expand to BROAD_PATTERN_TERMS words or more. */
   broad?: ReadonlySet<string>;
+  /** Price terms on the trial's index (the rows the trial is shown), not the catalogue's. */
+  trialIndex?: boolean;
 };
 
 let options: CompileOptions = {};
@@ -73,6 +75,8 @@ function compile(n: Node): SQL {
   }
 }
 
+const indexColumn = () => (options.trialIndex ? sql`c.trial_index_eur` : sql`c.index_eur`);
+
 const isWildcard = (t: Term) => !t.quoted && /[*?]/.test(t.value);
 
 /** LIKE pattern of a glob: the user's % _ \ are literal, * and ? are the wildcards. */
@@ -94,7 +98,7 @@ function term(t: Term): SQL {
     case "int": return comparison(t, sql`c.hp`, parseIntValue);
     case "float_array": return dexTerm(t);
     case "date": return dateTerm(t);
-    case "price": return comparison(t, sql`c.index_eur`, parsePrice);
+    case "price": return comparison(t, indexColumn(), parsePrice);
     case "number": return numberTerm(t);
     case "region": return sql`c.print_region = ${vocabularyValue(t, asciiUpper(t.value), PRINT_REGIONS)}`;
   }
@@ -227,7 +231,7 @@ function range(r: Range): SQL {
   switch (FIELDS[r.field]!.kind) {
     case "int": { const [lo, hi] = parse(parseIntValue); return bounds(r, sql`c.hp`, lo, hi); }
     case "number": { const [lo, hi] = parse(parseIntValue); return bounds(r, sql`c.number_sort`, lo, hi); }
-    case "price": { const [lo, hi] = parse(parsePrice); return bounds(r, sql`c.index_eur`, lo, hi); }
+    case "price": { const [lo, hi] = parse(parsePrice); return bounds(r, indexColumn(), lo, hi); }
     case "float_array": {
       const [lo, hi] = parse(parseFloatValue);
       return sql`exists (select 1 from unnest(c.national_pokedex_numbers) d where ${bounds(r, sql`d`, lo, hi)})`;

@@ -82,7 +82,8 @@ async function snapshot() {
     docs,
     moves: await sql(`select "window", product_kind, product_id, from_date::text, from_eur, to_date::text, to_eur, change_pct
       from index_moves order by 1, 2, 3`),
-    cards: await sql("select id, index_eur, last_price_at::text from cards order by id"),
+    cards: await sql("select id, index_eur, last_price_at::text, trial_index_eur, trial_last_price_at::text from cards order by id"),
+    sealed: await sql("select slug, index_eur, last_price_at::text, trial_index_eur, trial_last_price_at::text from sealed_products order by slug"),
     changes: await sql("select entity_id, count(*)::int as n from changes where kind = 'PRICE' group by 1 order by 1"),
     fx: await sql("select day::text, currency, per_eur from fx_rates order by 1, 2"),
   };
@@ -91,8 +92,8 @@ async function snapshot() {
 async function forgetPrices() {
   await sql("truncate price_series, price_months, price_docs, price_feeds, index_moves, fx_rates restart identity");
   await sql("delete from changes where kind = 'PRICE'");
-  await sql("update cards set index_eur = null, last_price_at = null");
-  await sql("update sealed_products set index_eur = null, last_price_at = null");
+  await sql("update cards set index_eur = null, last_price_at = null, trial_index_eur = null, trial_last_price_at = null");
+  await sql("update sealed_products set index_eur = null, last_price_at = null, trial_index_eur = null, trial_last_price_at = null");
   await sql("delete from job_runs where job in ('refresh-prices', 'refresh-index')");
 }
 
@@ -143,12 +144,29 @@ describe("the demo market, paced", () => {
     expect(after.months).toEqual(before.months);
     expect(after.docs).toEqual(before.docs);
     expect(after.cards).toEqual(before.cards);
+    expect(after.sealed).toEqual(before.sealed);
     expect(after.moves).toEqual(before.moves);
     expect(after.changes).toEqual(before.changes);
     expect(after.fx).toEqual(before.fx);
     const { seconds: _a, ...a } = unpaced.result.index;
     const { seconds: _b, ...b } = paced.result.index;
     expect(b).toEqual(a);
+  });
+
+  it("the trial's index: where it differs from the catalogue's, and the migration's backfill gives what refresh-index wrote", async () => {
+    const cards = after.cards as { index_eur: number | null; trial_index_eur: number | null }[];
+    // The demo prices a Western card in English and a Japanese one in Japanese only (lib/prices/demo.ts).
+    expect(cards.filter((c) => c.index_eur !== null && c.trial_index_eur === null).length).toBeGreaterThan(0);
+    expect(cards.filter((c) => c.trial_index_eur !== null && c.trial_index_eur === c.index_eur).length).toBeGreaterThan(0);
+    await sql("update cards set trial_index_eur = null, trial_last_price_at = null");
+    await sql("update sealed_products set trial_index_eur = null, trial_last_price_at = null");
+    const migration = readFileSync(path.resolve("drizzle/0019_trial_index.sql"), "utf8").split("--> statement-breakpoint");
+    const backfill = migration.filter((st) => /\bUPDATE\b/.test(st));
+    expect(backfill.length).toBe(2);
+    for (const st of backfill) await sql(st);
+    const again = await snapshot();
+    expect(again.cards).toEqual(after.cards);
+    expect(again.sealed).toEqual(after.sealed);
   });
 
   it("writes its feed files in parts small enough to apply in a fraction of a second each", () => {

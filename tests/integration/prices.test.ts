@@ -193,6 +193,39 @@ describe("include=prices on card answers", () => {
     const stats = (await getJson(`/v1/cards/${CARD}/prices/stats?window=7d`, { "x-api-key": trial.key })).body.data;
     expect(stats.last).toBe(own.eur);
   });
+
+  it("the trial's lists sort, filter and page by the index it is shown, not by a figure it is not", async () => {
+    // base1-6 priced only in German: the catalogue's index 30, the trial's none.
+    const english = "base1-7";
+    await query("delete from price_series where product_id = any($1)", [["base1-6", english]]);
+    await refreshPrices(feeds({
+      [`cardmarket/en${Date.now()}.ndjson`]: [
+        j({ product: `card:${english}`, date: day(-2), language: "en", printing: "HOLOFOIL", trend: 50 }),
+        j({ product: "card:base1-6", date: day(-2), language: "de", printing: "HOLOFOIL", trend: 30 }),
+      ],
+    }), quiet());
+    await refreshIndex(quiet());
+    const trial = { "x-api-key": (await makeAccount({ confirmed: true })).key };
+    const q = encodeURIComponent(`id:${CARD} OR id:base1-6 OR id:${english}`);
+    // Paged one row at a time once, to follow the cursors; the trial's burst holds ten calls.
+    const list = async (order: string, h: Record<string, string> = trial, limit = 3) =>
+      (await walk(`/v1/cards?q=${q}&include=index&orderBy=${order}&limit=${limit}&select=id,index_eur,last_price_at`, h)).rows;
+    const own = (await getJson(`/v1/cards/${CARD}/prices`, trial)).body.data.index;
+    expect(await list("index_eur", trial, 1)).toEqual([
+      { id: CARD, index_eur: own.eur, last_price_at: `${own.as_of}T00:00:00.000Z` },
+      { id: english, index_eur: 50, last_price_at: `${day(-2)}T00:00:00.000Z` },
+      { id: "base1-6", index_eur: null, last_price_at: null },
+    ]);
+    expect((await list("-index_eur")).map((r: any) => r.id)).toEqual(["base1-6", english, CARD]);
+    expect((await list("-last_price_at,index_eur")).map((r: any) => r.id)).toEqual(["base1-6", CARD, english]);
+    // A paid plan sees the German figure, and sorts by it.
+    expect((await list("index_eur", {})).map((r: any) => r.index_eur)).toEqual([own.eur, 30, 50]);
+    const priced = async (term: string, h: Record<string, string> = trial) =>
+      (await getJson(`/v1/cards?q=${encodeURIComponent(`(${decodeURIComponent(q)}) ${term}`)}&include=index&select=id,index_eur`, h)).body.data.map((r: any) => r.id).sort();
+    expect(await priced("price:*")).toEqual([CARD, english].sort());
+    expect(await priced("price:>=20")).toEqual([english]);
+    expect(await priced("price:>=20", {})).toEqual(["base1-6", english].sort());
+  });
 });
 
 describe("sealed products", () => {
@@ -205,6 +238,12 @@ describe("sealed products", () => {
     const trial = await makeAccount({ confirmed: true });
     expect((await getJson(`/v1/sealed/${slug}/prices`, { "x-api-key": trial.key })).body.data.index).toBeNull();
     expect((await getJson(`/v1/sealed/${slug}?include=index`, { "x-api-key": trial.key })).body.data.index_eur).toBeNull();
+    // The trial's list sorts it as a product without an index: among the nulls, in slug order.
+    const rows = (await getJson("/v1/sealed?q=prismatic&include=index&orderBy=index_eur&limit=250", { "x-api-key": trial.key })).body.data;
+    const unpriced = rows.filter((r: any) => r.index_eur === null).map((r: any) => r.slug);
+    expect(unpriced).toContain(slug);
+    expect(unpriced).toEqual([...unpriced].sort());
+    expect(rows.slice(rows.length - unpriced.length).every((r: any) => r.index_eur === null)).toBe(true);
   });
 
   it("the sealed prices route, and include=prices on one product and on the list", async () => {

@@ -10,7 +10,7 @@ import { selectCardImages, selectCardPage, type CardDbRow, type CardImageRow } f
 import type { Account } from "@/lib/accounts/types";
 import { needsPlanPrices, pricesOf } from "@/lib/prices/embed";
 import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
-import { CARD_SORT, SET_CARD_SORT } from "./sort";
+import { CARD_SORT, cardSortFor, SET_CARD_SORT } from "./sort";
 import { findSet } from "@/lib/catalog/sets";
 import { withImpliedIndex } from "@/lib/catalog/present";
 
@@ -62,13 +62,13 @@ export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<C
 async function page(spec: SortSpec, input: CardListInput, link: Link, filters: SQL[], account?: Account) {
   const view: CardView = { ...cardView(input, account), changes: input.changes };
   const ast = parseCardQuery(input.q);
-  const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)) });
+  const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)), trialIndex: account?.plan === "trial" });
   if (input.region) filters.push(sql`c.print_region = ${input.region}`);
   if (input.priced) filters.push(sql`c.index_eur is not null`);
   if (input.moved) filters.push(input.moved === "7d" ? sql`c.change_7d_pct is not null` : sql`c.change_30d_pct is not null`);
   const all = sql.join([where, ...filters], sql` and `);
   const { rows, meta, links } = await keysetPage({
-    spec, input, link, included: view.include,
+    spec: cardSortFor(spec, account), input, link, included: view.include,
     fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region || !!input.priced || !!input.moved }),
   });
   const full = await withIncludes(view, rows);

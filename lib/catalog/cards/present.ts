@@ -32,7 +32,7 @@ export type CardView = {
    * include=prices: the same rows as GET /v1/cards/{id}/prices, for the caller's plan; also read
    * with include=index alone on a plan that withholds rows (the trial), for its own index.
    */
-  prices?: Map<string, { index: unknown; quotes: unknown[] }>;
+  prices?: Map<string, { index: { eur: number; as_of: string } | null; quotes: unknown[] }>;
   account?: Account;
   /** The index's moves without a select naming them (the collector pages). */
   changes?: boolean;
@@ -112,7 +112,7 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
     if (view.changes || view.select?.has("change_7d_pct")) card.change_7d_pct = r.change_7d_pct ?? null;
     if (view.changes || view.select?.has("change_30d_pct")) card.change_30d_pct = r.change_30d_pct ?? null;
     const own = view.prices?.get(r.id);
-    if (own && view.account) planIndexFields(card, view.account, own.index as { eur: number } | null);
+    if (own && view.account) planIndexFields(card, view.account, own.index);
   }
   if (inc.has("translations")) {
     card.translations = Object.fromEntries(Object.entries(r.names).map(([lang, name]) => [lang, { name }]));

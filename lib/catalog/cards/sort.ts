@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { col, type SortSpec } from "@/lib/api/paging";
+import type { Account } from "@/lib/accounts/types";
 
 // Sort keys of card lists. `number` is two columns: the numeric part first, so 1S sits next
 // to 1 and 10 comes after 9, then the printed text. `id` closes every order.
@@ -25,3 +26,21 @@ const keys: SortSpec["keys"] = {
 
 export const CARD_SORT: SortSpec = { resource: "cards", keys, tiebreaker: "id", default: "id" };
 export const SET_CARD_SORT: SortSpec = { resource: "set-cards", keys, tiebreaker: "id", default: "number" };
+
+/**
+ * The trial is shown the index of its own rows (English, ungraded), not the catalogue's: its
+ * lists sort (and page) by that one, so the order never ranks a figure the rows show as null.
+ * The moves are the catalogue's, shown only where the trial has an index (prices/embed.ts).
+ */
+const trialKeys: SortSpec["keys"] = {
+  ...keys,
+  index_eur: { ...keys.index_eur!, columns: [col(sql`c.trial_index_eur`, "float")] },
+  last_price_at: { ...keys.last_price_at!, columns: [col(sql`c.trial_last_price_at`, "timestamp")] },
+  change_7d_pct: { ...keys.change_7d_pct!, columns: [col(sql`(case when c.trial_index_eur is null then null else c.change_7d_pct end)`, "float")] },
+  change_30d_pct: { ...keys.change_30d_pct!, columns: [col(sql`(case when c.trial_index_eur is null then null else c.change_30d_pct end)`, "float")] },
+};
+
+/** The sort of a card list as this caller is shown its index. */
+export function cardSortFor(spec: SortSpec, account: Account | undefined): SortSpec {
+  return account?.plan === "trial" ? { ...spec, keys: trialKeys } : spec;
+}

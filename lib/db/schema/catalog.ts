@@ -97,6 +97,10 @@ export const cards = pgTable("cards", {
   // Filled by the price index job; null until a card has observations.
   indexEur: doublePrecision("index_eur"),
   lastPriceAt: timestamp("last_price_at", { withTimezone: true, mode: "string" }),
+  // The index of the rows the trial is shown (English, ungraded): what trial lists sort and
+  // filter by, so that the order never ranks a figure the trial's rows do not show.
+  trialIndexEur: doublePrecision("trial_index_eur"),
+  trialLastPriceAt: timestamp("trial_last_price_at", { withTimezone: true, mode: "string" }),
   // The index's move in percent over 7 and 30 days (refresh-index, from the movers' table):
   // list sort keys; null without a move over that window.
   change7dPct: doublePrecision("change_7d_pct"),
@@ -124,6 +128,8 @@ export const cards = pgTable("cards", {
   index("cards_artist_idx").on(t.artist, t.id),
   index("cards_artist_slug_idx").on(t.artistSlug),
   index("cards_index_eur_idx").on(t.indexEur, t.id),
+  index("cards_trial_index_eur_idx").on(t.trialIndexEur, t.id),
+  index("cards_trial_index_eur_desc_idx").on(t.trialIndexEur.desc().nullsFirst(), t.id),
   index("cards_last_price_at_idx").on(t.lastPriceAt, t.id),
   index("cards_change_7d_idx").on(t.change7dPct, t.id),
   index("cards_change_7d_desc_idx").on(t.change7dPct.desc().nullsFirst(), t.id),
@@ -195,6 +201,9 @@ export const sealedProducts = pgTable("sealed_products", {
   attrs: jsonb("attrs").$type<Record<string, unknown>>().notNull(),
   indexEur: doublePrecision("index_eur"),
   lastPriceAt: timestamp("last_price_at", { withTimezone: true, mode: "string" }),
+  // As the cards' (above).
+  trialIndexEur: doublePrecision("trial_index_eur"),
+  trialLastPriceAt: timestamp("trial_last_price_at", { withTimezone: true, mode: "string" }),
   ...stamps,
 }, (t) => [
   uniqueIndex("sealed_sku_idx").on(sql`lower(${t.sku})`),

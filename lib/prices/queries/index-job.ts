@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { getDb, rows, type Db } from "@/lib/db/client";
 import { lockChangeFeed } from "@/lib/changes/lock";
 import type { StoredPoint } from "@/lib/db/schema";
@@ -67,30 +67,40 @@ export async function indexHeadlines(products?: ProductRef[], db?: Db): Promise<
 }
 
 /**
- * cards.index_eur / last_price_at (and the sealed ones): the sort keys of the lists. A card row
- * carries some thirty indexes, so each row written costs about half a millisecond on the
- * embedded database: paced callers write fewer rows a statement.
+ * cards.index_eur / last_price_at (and the sealed ones), and the trial's pair: the sort keys of
+ * the lists. A card row carries some thirty indexes, so each row written costs about half a
+ * millisecond on the embedded database: paced callers write fewer rows a statement.
  */
-export async function setProductIndex(
-  items: { kind: string; id: string; eur: number | null; as_of: string | null }[], db?: Db, opts: { perStatement?: number } = {},
-): Promise<void> {
+export async function setProductIndex(items: ProductIndex[], db?: Db, opts: { perStatement?: number } = {}): Promise<void> {
   const per = opts.perStatement ?? 5000;
+  const at = (day: string | null | undefined) => (day ? `${day}T00:00:00Z` : null);
   for (const kind of ["card", "sealed"] as const) {
     const part = items.filter((i) => i.kind === kind);
     for (let i = 0; i < part.length; i += per) {
       const chunk = part.slice(i, i + per);
-      const ids = sql.param(chunk.map((c) => c.id));
-      const eur = sql.param(chunk.map((c) => c.eur));
-      const at = sql.param(chunk.map((c) => (c.as_of ? `${c.as_of}T00:00:00Z` : null)));
-      if (kind === "card") {
-        await rows(sql`update cards c set index_eur = t.e, last_price_at = t.a::timestamptz
-          from unnest(${ids}::text[], ${eur}::float8[], ${at}::text[]) as t(id, e, a) where c.id = t.id`, db);
-      } else {
-        await rows(sql`update sealed_products c set index_eur = t.e, last_price_at = t.a::timestamptz
-          from unnest(${ids}::text[], ${eur}::float8[], ${at}::text[]) as t(id, e, a) where c.slug = t.id`, db);
-      }
+      const values = sql`unnest(${sql.param(chunk.map((c) => c.id))}::text[], ${sql.param(chunk.map((c) => c.eur))}::float8[],
+        ${sql.param(chunk.map((c) => at(c.as_of)))}::text[], ${sql.param(chunk.map((c) => c.trial?.eur ?? null))}::float8[],
+        ${sql.param(chunk.map((c) => at(c.trial?.as_of)))}::text[]) as t(id, e, a, te, ta)`;
+      const set = sql`index_eur = t.e, last_price_at = t.a::timestamptz, trial_index_eur = t.te, trial_last_price_at = t.ta::timestamptz`;
+      if (kind === "card") await rows(sql`update cards c set ${set} from ${values} where c.id = t.id`, db);
+      else await rows(sql`update sealed_products c set ${set} from ${values} where c.slug = t.id`, db);
     }
   }
+}
+
+/** A product's index as the lists sort by it: the catalogue's, and the trial's (composite.ts trialIndex). */
+export type ProductIndex = { kind: string; id: string; eur: number | null; as_of: string | null; trial: { eur: number; as_of: string } | null };
+
+/** The trial's index of these products (of all when omitted) as the lists hold it, by `kind:id`. */
+export async function trialIndexes(products?: ProductRef[], db?: Db): Promise<Map<string, { eur: number; as_of: string } | null>> {
+  const day = (c: SQL) => sql`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const found = await rows<{ product_kind: string; product_id: string; eur: number | null; as_of: string | null }>(sql`
+    select * from (
+      select 'card' as product_kind, id as product_id, trial_index_eur as eur, ${day(sql`trial_last_price_at`)} as as_of from cards
+      union all
+      select 'sealed', slug, trial_index_eur, ${day(sql`trial_last_price_at`)} from sealed_products
+    ) x where eur is not null ${amongProducts(products)}`, db);
+  return new Map(found.map((r) => [`${r.product_kind}:${r.product_id}`, r.as_of === null ? null : { eur: Number(r.eur), as_of: r.as_of }]));
 }
 
 /**
