@@ -135,6 +135,22 @@ function suggestion(account: Account, trial: boolean, credits: number, cards: nu
   return reason ? { ...planObject(PLANS[next]), reason } : null;
 }
 
+let names: Map<string, string> | undefined;
+
+/**
+ * A route as the request log and the analytics name it (`GET /v1/cards/{id}`), from the
+ * operationId the ledger keeps. The routes' modules are loaded here (as the OpenAPI document
+ * loads them), not at the top: they import this file.
+ */
+async function routeNames(): Promise<(operationId: string) => string> {
+  if (!names) {
+    const { routeSpecs } = await import("@/app/api/v1/routes");
+    names = new Map(routeSpecs().map((s) => [s.operationId, `${s.method} /v1${s.path}`]));
+  }
+  const known = names;
+  return (id) => known.get(id) ?? id;
+}
+
 export async function getUsage(account: Account, query: z.output<typeof UsageQuery>, now = Date.now()) {
   const days = query.days;
   const from = new Date(now - (days - 1) * DAY_MS).toISOString().slice(0, 10);
@@ -158,7 +174,9 @@ export async function getUsage(account: Account, query: z.output<typeof UsageQue
   const daysOut = [...dayMap.values()].sort((x, y) => x.day.localeCompare(y.day)).map((d) => ({
     date: d.day, requests: d.requests, credits: d.credits, refunds: d.refunds, new_cards: d.new_cards,
   }));
-  const routes = [...routeMap.values()].sort((x, y) => y.credits - x.credits || x.route.localeCompare(y.route));
+  const nameOf = await routeNames();
+  const routes = [...routeMap.values()].map((r) => ({ route: nameOf(r.route), operation_id: r.route, requests: r.requests, credits: r.credits, refunds: r.refunds }))
+    .sort((x, y) => y.credits - x.credits || x.route.localeCompare(y.route));
   const totals = daysOut.reduce((t, d) => ({ requests: t.requests + d.requests, credits: t.credits + d.credits, refunds: t.refunds + d.refunds }), { requests: 0, credits: 0, refunds: 0 });
   return {
     body: {

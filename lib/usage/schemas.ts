@@ -57,7 +57,11 @@ export const UsageResponse = z.object({
     from: z.string(), to: z.string(),
     totals: z.object({ requests: z.number(), credits: z.number(), refunds: z.number() }),
     days: z.array(z.object({ date: z.string(), requests: z.number(), credits: z.number(), refunds: z.number(), new_cards: z.number() })),
-    routes: z.array(z.object({ route: z.string(), requests: z.number(), credits: z.number(), refunds: z.number() })),
+    routes: z.array(z.object({
+      route: z.string().meta({ description: "Method and path template, as the request log and `analytics` name it.", example: "GET /v1/cards/{id}" }),
+      operation_id: z.string().meta({ description: "The route's operationId in this document.", example: "getCard" }),
+      requests: z.number(), credits: z.number(), refunds: z.number(),
+    })),
     analytics: z.object({
       range: z.enum(RANGES), granularity: z.enum(["hour", "day"]), group_by: z.enum(GROUPS).nullable(),
       from: ts, to: ts,

@@ -219,9 +219,11 @@ describe("GET /v1/me/usage", () => {
     expect(u.body.data.days).toEqual([
       { date: today, requests: calls.length, credits, refunds: refunded.length, new_cards: list.body.data.length },
     ]);
-    const expected = new Map<string, { route: string; requests: number; credits: number; refunds: number }>();
+    // Named as the request log names them; the operationId beside.
+    const names: Record<string, string> = { listSets: "GET /v1/sets", listCards: "GET /v1/cards", getCard: "GET /v1/cards/{id}", getMe: "GET /v1/me" };
+    const expected = new Map<string, { route: string; operation_id: string; requests: number; credits: number; refunds: number }>();
     for (const c of calls) {
-      const r = expected.get(c.route) ?? { route: c.route, requests: 0, credits: 0, refunds: 0 };
+      const r = expected.get(c.route) ?? { route: names[c.route]!, operation_id: c.route, requests: 0, credits: 0, refunds: 0 };
       r.requests++;
       if (c.a.status < 300) r.credits += int(c.a, "x-credits-cost");
       else r.refunds++;
