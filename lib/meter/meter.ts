@@ -184,13 +184,13 @@ function written(lease: Lease, ids: string[], o: { credits: number; refunded: bo
 }
 
 /** A settle of its own (one that decides, or counts a feature); the common one is batched (queueSettle). */
-async function settleAlone(lease: Lease, refund: boolean, charged: number, partial: number, ids: string[]): Promise<SettleResult | null> {
+async function settleAlone(lease: Lease, refund: boolean, charged: number, partial: number, ids: string[], sent = ids): Promise<SettleResult | null> {
   const a = lease.allowance;
   try {
     const driver = await meterDriver();
     const result = await driver.settle({
       account: lease.account.id, leaseId: lease.leaseId, generation: lease.generation, refund, cost: lease.cost, partial,
-      creditPeriod: a.period.key, day: lease.day, feature: lease.feature, featureCounted: lease.featureCounted, cardIds: ids,
+      creditPeriod: a.period.key, day: lease.day, feature: lease.feature, featureCounted: lease.featureCounted, cardIds: sent,
       cardLimit: a.cards, periodTtlS: a.period.ttlS, holdMs: holdMs(driver),
     });
     const unseeded = result.state === "unseeded";
@@ -258,7 +258,11 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
   }
   // Its steps are module functions, not closures made here: the server runs through tsx, whose
   // esbuild names every closure it makes (Object.defineProperty, half a microsecond each).
-  const decides = ids.length > 0 && a.cards >= 0;
+  // With an allowance the count decides; without one, an answer with cards this process has not
+  // seen counted waits for its count too, so that X-Cards-Used is the count after the answer on
+  // every plan. An answer of known cards (the same card or page again) settles in the batch.
+  const unseen = ids.length && a.cards < 0 ? unknownCards(lease, ids) : ids;
+  const decides = unseen.length > 0;
   if (!decides) {
     if (lease.featureCounted) {
       void track(settleAlone(lease, refund, charged, partial, ids));
@@ -274,16 +278,17 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
       queueSettle(
         { account: lease.account.id, period: a.period.key, day: lease.day, ttlS: a.period.ttlS },
         {
-          leaseId: lease.leaseId, generation: lease.generation, refundCredits: refund ? lease.cost : partial, charged, cardIds: unknownCards(lease, ids),
+          leaseId: lease.leaseId, generation: lease.generation, refundCredits: refund ? lease.cost : partial, charged, cardIds: unseen,
           done: onBatchSettled(lease, ids, charged, refund, resolve),
         },
         waits || !r || r.inFlight >= a.limits.inFlight - 1,
       );
       if (settled) await settled;
     }
-    return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund, cards: ids.length ? "pending" : undefined }), charged };
+    return { ok: true, headers: meterHeaders(lease, { charged, refunded: refund, served: !refund }), charged };
   }
-  const result = await track(settleAlone(lease, refund, charged, partial, ids));
+  const result = await track(settleAlone(lease, refund, charged, partial, ids, unseen));
+  if (result && a.cards < 0) rememberCards(lease, ids);
   if (result && !result.allowed) {
     const error = new ApiError("CARD_ALLOWANCE_EXCEEDED", `This answer would add ${result.newCards} new cards beyond the plan's allowance of ${a.cards} distinct cards${a.trial ? " for the whole trial" : " this period"}. Cards already retrieved keep answering.`, {
       cards_used: result.cardsBefore, card_allowance: a.cards, new_cards: result.newCards,
@@ -345,7 +350,7 @@ function rememberCards(lease: Lease, ids: string[]): void {
 /** Every header of SPEC.md's meter table that applies to this answer. */
 export function meterHeaders(
   lease: Lease,
-  o: { charged: number; refunded?: boolean; refused?: number; served?: boolean; cards?: SettleResult | "pending" },
+  o: { charged: number; refunded?: boolean; refused?: number; served?: boolean; cards?: SettleResult },
 ): Record<string, string> {
   const a = lease.allowance;
   const r = lease.result;
@@ -371,7 +376,8 @@ export function meterHeaders(
   // Card headers go on served answers only; of them, only the warning is omitted on plans
   // without an allowance (SPEC.md Distinct cards per period), whose limit says so.
   if (o.served && r) {
-    const known = o.cards && o.cards !== "pending" ? o.cards : undefined;
+    // Without a count of its own (no cards, or only cards already counted) the answer adds none.
+    const known = o.cards;
     const before = known ? known.cardsBefore : r.cardsUsed;
     h["x-cards-used"] = String(known ? known.cardsAfter : r.cardsUsed);
     if (a.cards >= 0) {

@@ -39,26 +39,37 @@ describe("queued settles", () => {
     for (let i = 0; i < 6; i++) expect((await call(a, ["base1-4"])).inFlight).toBe(1);
   });
 
-  it("carry only cards not yet counted, and the distinct cards stay exact", async () => {
+  it("carry only cards already counted; an answer with others is counted before it goes out", async () => {
     const a = await account();
     const driver = await meterDriver();
     const sent: string[][] = [];
-    const original = driver.acquire.bind(driver);
-    const spy = async (input: AcquireInput) => {
-      if (input.account === a.id) sent.push(...(input.settles ?? []).map((s) => [...s.cardIds]));
-      return original(input);
+    const [acq, one] = [driver.acquire.bind(driver), driver.settle.bind(driver)];
+    const d = driver as { acquire: typeof acq; settle: typeof one };
+    d.acquire = async (input: AcquireInput) => {
+      if (input.account === a.id) sent.push(...(input.settles ?? []).map((s) => ["batched", ...s.cardIds]));
+      return acq(input);
     };
-    (driver as { acquire: typeof spy }).acquire = spy;
+    d.settle = async (input) => {
+      if (input.account === a.id) sent.push(["alone", ...input.cardIds]);
+      return one(input);
+    };
     try {
       const page = ["base1-1", "base1-2", "base1-3"];
-      await call(a, page);
-      await call(a, page); // carries the first answer's cards: not counted yet when it was sent
-      await call(a, [...page, "base1-4"]); // carries the second's: all counted by now
-      const last = await call(a, []); // carries the third's: only the new card
-      expect(sent).toEqual([page, [], ["base1-4"]]);
+      const used = async (cards: string[]) => {
+        const got = await acquire(a, { route: "listSetCards", cost: 1 });
+        if (!got.ok) throw got.error;
+        const out = await settle(got.lease, 200, cards);
+        if (!out.ok) throw out.error;
+        return out.headers["x-cards-used"];
+      };
+      expect(await used(page)).toBe("3"); // new cards: counted alone, the header after them
+      expect(await used(page)).toBe("3"); // known: queued, nothing sent
+      expect(await used([...page, "base1-4"])).toBe("4"); // carries the second's settle; its new card alone
+      const last = await call(a, []);
+      expect(sent).toEqual([["alone", ...page], ["batched"], ["alone", "base1-4"]]);
       expect(last.cardsUsed).toBe(4);
     } finally {
-      (driver as { acquire: typeof original }).acquire = original;
+      Object.assign(d, { acquire: acq, settle: one });
     }
   });
 });
@@ -94,8 +105,8 @@ type Spy = { sent: string[][]; stop: () => void };
 async function spySettles(accountId: string): Promise<Spy> {
   const driver = await meterDriver();
   const sent: string[][] = [];
-  const { acquire: acq, settleMany } = driver;
-  const d = driver as { acquire: typeof acq; settleMany: typeof settleMany };
+  const { acquire: acq, settleMany, settle: one } = driver;
+  const d = driver as { acquire: typeof acq; settleMany: typeof settleMany; settle: typeof one };
   d.acquire = async (input: AcquireInput) => {
     if (input.account === accountId) sent.push(...(input.settles ?? []).map((s) => [...s.cardIds]));
     return acq.call(driver, input);
@@ -104,13 +115,19 @@ async function spySettles(accountId: string): Promise<Spy> {
     if (account === accountId) sent.push(...items.map((s) => [...s.cardIds]));
     return settleMany.call(driver, account, period, day, ttl, items, hold);
   };
-  return { sent, stop: () => Object.assign(d, { acquire: acq, settleMany }) };
+  // An answer with cards not yet known settles on its own, awaited (its X-Cards-Used is the count after it).
+  d.settle = async (input) => {
+    if (input.account === accountId) sent.push([...input.cardIds]);
+    return one.call(driver, input);
+  };
+  return { sent, stop: () => Object.assign(d, { acquire: acq, settleMany, settle: one }) };
 }
 
 /**
  * One served call that returned `ids`, checked against the model: the headers show the counters
- * the acquire found (every earlier settle applied), its charge included; the new cards its
- * settle reports (what the request log and the ledger record) are checked once it is answered.
+ * after the answer (every earlier settle applied, its charge and its cards included); the new
+ * cards its settle reports (what the request log and the ledger record) are checked once it is
+ * answered.
  */
 async function served(a: Account, model: Model, ids: string[], checks: Promise<void>[]): Promise<void> {
   const got = await acquire(a, { route: "listSetCards", cost: 1 });
@@ -118,11 +135,11 @@ async function served(a: Account, model: Model, ids: string[], checks: Promise<v
   const reported = new Promise<number>((resolve) => (got.lease.onSettled = (o) => resolve(o.newCards)));
   const out = await settle(got.lease, 200, ids);
   if (!out.ok) throw out.error;
-  expect(out.headers["x-cards-used"]).toBe(String(model.cards.size));
   const quota = allowance(a).credits;
   expect(out.headers["x-quota-remaining"]).toBe(String(quota - model.credits - 1));
   expect(out.headers["x-credits-cost"]).toBe("1");
   const fresh = model.serve(ids);
+  expect(out.headers["x-cards-used"]).toBe(String(model.cards.size));
   checks.push(reported.then((n) => expect(n, `new cards of the answer of ${ids.length} cards`).toBe(fresh)));
 }
 
