@@ -4,6 +4,7 @@ import { meterDriver } from "@/lib/meter/driver";
 import { isoDay, record } from "@/lib/meter/ledger";
 import { ensureSeeded } from "@/lib/meter/rebuild";
 import type { Plan } from "@/lib/meter/costs";
+import { TRIAL_DAYS } from "@/lib/meter/plans";
 import { allowance, utcDay } from "@/lib/meter/policy";
 import { afterConfirmed, markConfirmed } from "./confirm";
 import { announceAccountChange } from "./invalidate";
@@ -57,6 +58,10 @@ export async function adminSetPlan(op: Operator, id: string, input: { plan: Plan
   const resets = input.resets_at ?? (input.plan === "trial" ? null : same ? before.periodEnd : new Date(now.getTime() + 30 * 86_400_000).toISOString());
   if (input.plan !== "trial") {
     Object.assign(set, { periodStart: same ? before.periodStart : now.toISOString(), periodEnd: resets, trialExpiresAt: null });
+  } else if (before.trialExpiresAt === null) {
+    // Back on the trial from a paid plan (which cleared the expiry): it ends 30 days after
+    // signup, as every trial does (SPEC.md Limits), maybe at once; POST .../trial moves it.
+    set.trialExpiresAt = new Date(Date.parse(before.createdAt) + TRIAL_DAYS * 86_400_000).toISOString();
   }
   // A negotiated limit belongs to its plan: another plan, named without one, has its own credits.
   if (input.credits_limit !== undefined) set.creditsLimit = input.credits_limit;

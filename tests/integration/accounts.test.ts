@@ -332,6 +332,28 @@ describe("operator routes", () => {
     expect(await query("select id, hash from api_keys where account_id = $1 and revoked_at is null", [acct.id])).toEqual(keysBefore);
   });
 
+  it("a paid plan set back to the trial: the trial ends 30 days after signup again, and says so", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    const { created } = (await queryOne<{ created: string }>("select created_at::text as created from accounts where id = $1", [acct.id]))!;
+    const ends = Date.parse(created) + 30 * 86_400_000;
+    await setPlan(acct.id, "growth");
+    expect((await as(acct.key, "GET", "/v1/sets")).h("x-trial-expires-at")).toBeNull();
+    await setPlan(acct.id, "trial");
+    const a = await as(acct.key, "GET", "/v1/sets");
+    expect(a.status).toBe(200);
+    expect(Date.parse(a.h("x-trial-expires-at")!)).toBe(ends);
+    const me = (await as(acct.key, "GET", "/v1/me")).body.data;
+    expect(me.plan).toBe("trial");
+    expect(Date.parse(me.quota.trial_expires_at)).toBe(ends);
+    expect(me.quota.trial_expired).toBe(false);
+    // Signed up more than 30 days ago: back on the trial, it is over.
+    const old = await makeAccount({ confirmed: true });
+    await query("update accounts set created_at = now() - interval '40 days' where id = $1", [old.id]);
+    await setPlan(old.id, "growth");
+    await setPlan(old.id, "trial");
+    expectRefusal(await as(old.key, "GET", "/v1/sets"), 403, "TRIAL_EXPIRED");
+  });
+
   it("the plan already held again moves only the period's end: what it spent stays spent (CONTRACT.md §6)", async () => {
     const acct = await makeAccount({ confirmed: true });
     await setPlan(acct.id, "developer", isoDaysFromNow(20));
