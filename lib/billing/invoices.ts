@@ -21,10 +21,19 @@ export const invoiceCursor = {
   },
 };
 
+/**
+ * One page of `limit` invoices (1 to 250 as on every list, SPEC.md Pagination rule 7): Stripe
+ * lists at most 100 a call, so a larger page is read in several.
+ */
 export async function invoicePage(account: Account, limit: number, after: string | undefined, link: Link) {
-  const applied = Math.min(limit, STRIPE_MAX);
-  const { rows, hasMore } = await listInvoices(account, applied, after);
+  const rows: Awaited<ReturnType<typeof listInvoices>>["rows"] = [];
+  let hasMore = true;
+  for (let last = after; hasMore && rows.length < limit; last = rows.at(-1)?.id) {
+    const page = await listInvoices(account, Math.min(STRIPE_MAX, limit - rows.length), last);
+    rows.push(...page.rows);
+    hasMore = page.hasMore && page.rows.length > 0;
+  }
   const links: { next?: string } = {};
-  if (hasMore && rows.length) links.next = link({ limit: applied, cursor: invoiceCursor.encode(rows[rows.length - 1]!.id) });
-  return { data: rows, meta: { limit: applied, count: rows.length, has_more: Boolean(links.next) }, links };
+  if (hasMore && rows.length) links.next = link({ limit, cursor: invoiceCursor.encode(rows[rows.length - 1]!.id) });
+  return { data: rows, meta: { limit, count: rows.length, has_more: Boolean(links.next) }, links };
 }

@@ -62,7 +62,7 @@ export const Invoice = z.object({
 }).meta({ id: "Invoice" });
 
 export const InvoicesQuery = z.strictObject({
-  limit: limitParam(10),
+  limit: limitParam(),
   cursor: cursorParam,
 });
 

@@ -196,6 +196,7 @@ describe("the life of a subscription", () => {
     expect(served.h("x-quota-limit")).toBe("200000");
     const invoices = (await as(acct.key, "GET", "/v1/billing/invoices")).body;
     expect(invoices.data.length).toBe(2);
+    expect(invoices.meta).toMatchObject({ limit: 50, count: 2, has_more: false });
     expect(invoices.data[0]).toMatchObject({ status: "paid", currency: "eur" });
     expect(invoices.data[0].amount_paid).toBeGreaterThan(0);
     expect(invoices.data[0].amount_paid).toBeLessThanOrEqual(7000);

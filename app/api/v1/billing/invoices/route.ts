@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/billing/invoices",
     operationId: "listInvoices",
     summary: "The account's invoices",
-    description: "Newest first, with amounts (in cents), status and Stripe's hosted page and PDF. Cursor-paged like every list (at most 100 a page).",
+    description: "Newest first, with amounts (in cents), status and Stripe's hosted page and PDF. Cursor-paged like every list: `limit` 1 to 250, default 50.",
     tags: ["Billing"],
     auth: "key",
     query: InvoicesQuery,
