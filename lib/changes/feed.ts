@@ -31,8 +31,9 @@ export async function listChanges(input: ChangesInput, link: Link) {
   const data = rows.map(present);
   // Where a mirror resumes: the last seq of this page; after an empty page, the feed's end as it
   // was before the page was read, since nothing up to it matched (a `since` past every change, a
-  // kind that did not occur): not back to the start.
-  meta.next_after = data.length ? data[data.length - 1]!.seq : Math.max(input.after ?? 0, last);
+  // kind that did not occur): not back to the start, nor past the end (an `after` beyond it, as
+  // from a feed restored from a backup, would skip the changes still to come).
+  meta.next_after = data.length ? data[data.length - 1]!.seq : last;
   meta.last_seq = Math.max(last, data.length ? data[data.length - 1]!.seq : 0);
   return { body: { data, meta, links } };
 }

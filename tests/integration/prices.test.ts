@@ -249,6 +249,10 @@ describe("sealed products", () => {
   it("the sealed prices route, and include=prices on one product and on the list", async () => {
     const own = await getJson("/v1/sealed/SV9-623628/prices");
     expect(own.body.data).toMatchObject({ sealed_id: SEALED, index: { eur: 150, sample_n: 1 } });
+    // The slug in any case, as GET /v1/sealed/{id} takes it.
+    for (const id of [SEALED, SEALED.toUpperCase(), "sv9-623628"]) {
+      expect((await getJson(`/v1/sealed/${id}/prices`)).body.data, id).toEqual(own.body.data);
+    }
     expect(own.body.data.quotes.map((q: any) => q.variant)).toEqual(expect.arrayContaining(["LOW", "TREND"]));
     const one = await getJson("/v1/sealed/SV9-623628?include=prices");
     expect(one.res.headers.get("x-credits-cost")).toBe("2");

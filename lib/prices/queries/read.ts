@@ -43,7 +43,10 @@ export async function monthsOf(seriesIds: number[], fromMonth: number, toMonth: 
 
 /** The canonical id of a sealed product from its sku or slug. */
 export async function sealedSlug(ref: string): Promise<string | null> {
+  // As GET /v1/sealed/{id} resolves it (catalog/queries/lists.ts selectSealed): slugs are lower case.
+  const key = identifierKey(ref);
+  if (key === null) return null;
   const found = await rows<{ slug: string }>(sql`select slug from sealed_products
-    where (slug = ${ref} or lower(sku) = ${identifierKey(ref)}) and deleted_at is null limit 1`, undefined, { prepare: true });
+    where (slug = ${key} or lower(sku) = ${key}) and deleted_at is null limit 1`, undefined, { prepare: true });
   return found[0]?.slug ?? null;
 }
