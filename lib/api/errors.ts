@@ -35,7 +35,7 @@ export const ERRORS = {
   QUOTA_EXCEEDED: [429, "Trial credits, monthly credits or the daily cap are spent."],
   INTERNAL_ERROR: [500, "An internal fault. The request id identifies it in our logs."],
   METER_UNAVAILABLE: [503, "Trial only: the meter is unreachable. Retry after Retry-After."],
-  PROVIDER_UNAVAILABLE: [503, "Centering capacity exhausted. Retry-After: 2."],
+  PROVIDER_UNAVAILABLE: [503, "Centering capacity exhausted (Retry-After: 2), or photo identification not ready while its index is built (Retry-After: 60). Credits and trial calls are refunded."],
   SERVICE_UNAVAILABLE: [503, "The database is unreachable. Retry later."],
   BILLING_UNAVAILABLE: [503, "Billing is not configured on this server, or Stripe could not be reached. Retry after Retry-After."],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bodyOptional } from "./body";
+import { bodyOptional, MAX_JSON_BODY } from "./body";
 import { ERRORS, type ErrorCode } from "./errors";
 import type { RouteSpec } from "./route";
 import { KEPT_REQUEST_ID } from "./respond";
@@ -90,7 +90,7 @@ const METER_HEADERS: Record<string, Json> = {
   "X-Cards-Warning": { schema: { type: "string", const: "approaching_limit" }, description: "When the count before the answer is at least 80 % of the allowance; never on failures, 304s and plans without an allowance." },
   "X-Trial-Expires-At": { schema: { type: "string", format: "date-time" }, description: "On every answer to a trial key: when the trial ends." },
   "X-RateLimit-Degraded": { schema: { type: "string", const: "1" }, description: "Paid plans, meter unreachable: served uncounted." },
-  "X-Plan-Withheld": { schema: { type: "string" }, description: "What the plan held back of the prices in this answer (include=prices on a card), comma-separated." },
+  "X-Plan-Withheld": { schema: { type: "string" }, description: "A sentence saying what the plan held back of the prices in this answer (include=prices on one card or sealed product), as `meta.plan_notes` says it on lists." },
   "Retry-After": { schema: int, description: "Seconds to wait before retrying (429, 503), when anything comes back." },
 };
 const SUCCESS_METER_HEADERS = ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset",
@@ -181,6 +181,10 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
     if (spec.body) {
       op.requestBody = { required: !bodyOptional(spec.body), content: { "application/json": { schema: schemaOf(spec.body, "input", components) } } };
     }
+    if (spec.rawBody) {
+      op.requestBody = { required: true, description: spec.rawBody.description, content: { "application/json": { schema: { type: "object" } } } };
+      (op.parameters as Json[]).push({ name: spec.rawBody.signedBy.header, in: "header", required: true, description: spec.rawBody.signedBy.description, schema: { type: "string" } });
+    }
     if (spec.upload) {
       op.requestBody = {
         required: true,
@@ -205,7 +209,10 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
         "errors share one envelope `{error: {code, message, request_id, details?}}`; lists page by opaque cursor.\n\n" +
         "Every GET route also answers HEAD: the same status and headers without the body, metered and charged as the GET. " +
         "On any path under /v1, a method the path does not serve is `405 METHOD_NOT_ALLOWED` with `Allow`, " +
-        "and a request line and headers over 64 KiB are `431 HEADERS_TOO_LARGE`, both in the error envelope with `X-Credits-Cost: 0`.",
+        "and a request line and headers over 64 KiB are `431 HEADERS_TOO_LARGE`, both in the error envelope with `X-Credits-Cost: 0`. " +
+        "Every path also answers OPTIONS (a CORS preflight): 204 with `Allow` and the CORS headers, no key, no credits.\n\n" +
+        `A JSON body is limited to ${MAX_JSON_BODY.toLocaleString("en")} bytes on every route that takes one (and on those that take none), ` +
+        "a photo to the size its operation names: past either, `413 PAYLOAD_TOO_LARGE`.",
     },
     servers: [{ url: "/" }],
     paths,

@@ -59,8 +59,11 @@ export type RouteSpec<Q extends AnyObject = AnyObject, P extends AnyObject = Any
   body?: B;
   /** A photo upload: multipart/form-data with the file in field `image` (CONTRACT.md §7), checked before the meter. */
   upload?: { maxBytes: number };
-  /** The handler reads the raw body itself (Stripe's webhook: its signature is over the bytes). */
-  rawBody?: true;
+  /**
+   * The handler reads the raw body itself (Stripe's webhook: its signature is over the bytes):
+   * what the document says of the body and of the header that signs it.
+   */
+  rawBody?: { description: string; signedBy: { header: string; description: string } };
   response: z.ZodType;
   /** The success body's media type when it is not JSON (a streamed file). */
   responseContentType?: string;

@@ -127,7 +127,7 @@ export const CardObject = z.object({
   updated_at: ts,
   created_at: ts,
   index_eur: z.number().nullable().optional()
-    .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none. On the trial, the index of the rows it sees (null for a card priced only in other languages); sorting uses the catalogue's." }),
+    .meta({ description: "Composite price index in EUR; with include=index or include=prices, null when the card has none. On the trial, the index of the rows it sees (null for a card priced only in other languages), which its sorts and price terms use too." }),
   last_price_at: ts.nullable().optional()
     .meta({ description: "Newest observation behind the index; with include=index or include=prices, null when the card has none." }),
   change_7d_pct: z.number().nullable().optional()

@@ -15,7 +15,7 @@ const Ratio = z.union([
     return z.NEVER;
   }
   return a;
-}).meta({ description: "53.5/46.5, or 53.5 (the first border's share of the two)", example: "53.5/46.5" });
+}).meta({ description: "53.5/46.5 (the two sides add up to 100, within 0.5), or 53.5 (the first border's share of the two); otherwise 400 INVALID_PARAMETER.", example: "53.5/46.5" });
 
 export const FaceRatios = z.strictObject({ left_right: Ratio, top_bottom: Ratio });
 
@@ -61,7 +61,9 @@ const EdgesSchema = z.strictObject({
   left: z.number().min(0), right: z.number().min(0), top: z.number().min(0), bottom: z.number().min(0),
 }).meta({ description: "Positions in pixels of the image: x of the left and right lines, y of the top and bottom lines." });
 
-const FaceLines = z.strictObject({ outer: EdgesSchema, inner: EdgesSchema });
+const FaceLines = z.strictObject({ outer: EdgesSchema, inner: EdgesSchema }).meta({
+  description: "outer: the card's edges; inner: the printed frame, strictly inside them, with its right line right of its left and its bottom below its top (outer.left < inner.left < inner.right < outer.right, and so from top to bottom); otherwise 400 INVALID_PARAMETER.",
+});
 
 export const ConfirmBody = z.strictObject({ front: FaceLines, back: FaceLines.optional() }).meta({
   example: {

@@ -17,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     tags: ["Cards"],
     auth: "key",
     query: CardListQuery,
-    response: listOf(CardObject, { totalCount: false }),
+    response: listOf(CardObject, { totalCount: false, withheld: true }),
     errors: ["INVALID_PARAMETER", "INVALID_QUERY", "INVALID_CURSOR", "LIMIT_EXCEEDED", "INVALID_SELECT_FIELD", "INVALID_INCLUDE", "CARD_ALLOWANCE_EXCEEDED"],
     cost: COSTS.cardsList,
     cacheControl: CACHE.catalog,

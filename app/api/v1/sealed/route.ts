@@ -28,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
       cursor: cursorParam,
       lang: langParam,
     }),
-    response: listOf(SealedObject, { totalCount: false }),
+    response: listOf(SealedObject, { totalCount: false, withheld: true }),
     errors: ["INVALID_PARAMETER", "INVALID_CURSOR", "LIMIT_EXCEEDED", "INVALID_INCLUDE", "SET_NOT_FOUND"],
     cost: COSTS.sealedList,
     cacheControl: CACHE.catalog,

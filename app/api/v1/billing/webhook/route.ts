@@ -18,7 +18,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     description: "Checked against Stripe-Signature on the raw body; each event is applied once (a repeat answers 200 with reason duplicate). Stripe does not order its events, so each one re-reads the subscription from Stripe and applies its current state. Events not handled are acknowledged with 200. 5xx only for faults a retry can fix.",
     tags: ["Billing"],
     auth: "none",
-    rawBody: true,
+    rawBody: {
+      description: "A Stripe event, exactly as Stripe sends it (JSON, at most 1,000,000 bytes).",
+      signedBy: { header: "Stripe-Signature", description: "Stripe's signature of the raw body with the endpoint's signing secret; a missing or wrong one is 400 INVALID_SIGNATURE." },
+    },
     response: WebhookResponse,
     errors: ["INVALID_SIGNATURE", "PAYLOAD_TOO_LARGE", "BILLING_UNAVAILABLE"],
     cost: COSTS.billingWebhook,

@@ -21,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     auth: "key",
     params: SetCodeParams,
     query: SetCardsQuery,
-    response: listOf(CardObject, { totalCount: false, extraMeta: { hint: Hint.optional() } }),
+    response: listOf(CardObject, { totalCount: false, withheld: true, extraMeta: { hint: Hint.optional() } }),
     errors: ["SET_NOT_FOUND", "INVALID_PARAMETER", "INVALID_QUERY", "INVALID_CURSOR", "LIMIT_EXCEEDED", "INVALID_SELECT_FIELD", "INVALID_INCLUDE", "CARD_ALLOWANCE_EXCEEDED"],
     cost: COSTS.setCards,
     cacheControl: CACHE.catalog,
