@@ -92,15 +92,15 @@ export async function setProductIndex(items: ProductIndex[], db?: Db, opts: { pe
 export type ProductIndex = { kind: string; id: string; eur: number | null; as_of: string | null; trial: { eur: number; as_of: string } | null };
 
 /** The trial's index of these products (of all when omitted) as the lists hold it, by `kind:id`. */
-export async function trialIndexes(products?: ProductRef[], db?: Db): Promise<Map<string, { eur: number; as_of: string } | null>> {
+export async function trialIndexes(products?: ProductRef[], db?: Db): Promise<Map<string, { eur: number; as_of: string }>> {
   const day = (c: SQL) => sql`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const found = await rows<{ product_kind: string; product_id: string; eur: number | null; as_of: string | null }>(sql`
+  const found = await rows<{ product_kind: string; product_id: string; eur: number; as_of: string }>(sql`
     select * from (
       select 'card' as product_kind, id as product_id, trial_index_eur as eur, ${day(sql`trial_last_price_at`)} as as_of from cards
       union all
       select 'sealed', slug, trial_index_eur, ${day(sql`trial_last_price_at`)} from sealed_products
     ) x where eur is not null ${amongProducts(products)}`, db);
-  return new Map(found.map((r) => [`${r.product_kind}:${r.product_id}`, r.as_of === null ? null : { eur: Number(r.eur), as_of: r.as_of }]));
+  return new Map(found.map((r) => [`${r.product_kind}:${r.product_id}`, { eur: Number(r.eur), as_of: r.as_of }]));
 }
 
 /**
