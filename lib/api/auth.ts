@@ -45,7 +45,7 @@ export async function authenticate(req: Request, auth: "key" | "none" | "admin")
 
 /**
  * The trial's end for a caller whose key was not looked up on the way to the answer (a public
- * route, a query refused before authentication, a 404 or 405 of the router): SPEC.md has every
+ * route, a 404 or 405 of the router): SPEC.md has every
  * response on a trial key carry X-Trial-Expires-At. Undefined without a key, for a key that
  * matches nothing, and for paid plans; never throws.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
-import { ANONYMOUS, authenticate, presentedKey, trialHeader, type Principal } from "./auth";
+import { ANONYMOUS, authenticate, trialHeader, type Principal } from "./auth";
 import { logAnswer, watchSettle, type Pending } from "@/lib/usage/record";
 import { bodyOptional, readJson, readUpload } from "./body";
 import { ApiError } from "./errors";
@@ -19,8 +19,8 @@ import type { Ctx, RouteSpec, Upload } from "./route";
 
 // The one wrapper every /v1 route runs through. The steps, in this order:
 //   1. request id          every answer carries X-Request-Id
-//   2. parse and validate  zod schemas of path, query and headers → 400s; the body is not read yet
-//   3. authenticate        key → principal (401s); operator routes authenticate before step 2
+//   2. authenticate        key → principal (401s); the operator's token on operator routes (404)
+//   3. parse and validate  zod schemas of path, query and headers → 400s; the body is not read yet
 //   4. plan gate           PLAN_REQUIRED / TRIAL_EXPIRED, before any credit is reserved
 //   5. body                read within the route's limit (413), then validated: JSON by zod,
 //                          a photo sniffed (400s); see body.ts
@@ -56,10 +56,10 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
   let pending: Pending | undefined;
   let principal: Principal = ANONYMOUS;
   try {
-    // Operator routes must not exist for anyone without the token: checked before validation.
-    if (spec.auth === "admin") principal = await authenticate(req, "admin");
+    // The caller first, as Stripe does: a request without a key is 401 whatever else is wrong
+    // with it, and operator routes do not exist for anyone without the token.
+    principal = spec.auth === "admin" ? await authenticate(req, "admin") : as ?? (await authenticate(req, spec.auth));
     const input = parseInput(spec, req, rawParams);
-    if (spec.auth !== "admin") principal = as ?? (await authenticate(req, spec.auth));
     const warnings = pagingWarnings(input.paging, principal);
     const cost = spec.auth === "key" ? spec.cost.credits({ query: input.query, params: input.params }) : 0;
     const feature = gatePlan(spec, principal, cost);
@@ -80,7 +80,8 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
   } catch (err) {
     const error = toApiError(err, reqId);
     const meter = planDecision(error.code, error instanceof MeterRefusal ? error.meterHeaders : lease ? await settleMeter(lease, error.status) : {});
-    logRefusal(spec, req, as ?? principal, { method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
+    // A refusal is logged too (the account's, from step 2 on): the owner looks its request id up.
+    logAnswer({ principal, method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
     if (principal.kind !== "account" && error.code !== "MISSING_API_KEY" && error.code !== "INVALID_API_KEY") Object.assign(meter, await unlookedTrial(spec, req));
     return withHeaders(errorAnswer(error, reqId), principal, meter);
   }
@@ -89,19 +90,6 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
 /** X-Trial-Expires-At for a trial key the answer did not authenticate (a public route, a refusal before step 3); not on operator routes. */
 async function unlookedTrial(spec: RouteSpec<any, any, any>, req: Request): Promise<Record<string, string>> {
   return spec.auth === "admin" ? {} : ((await trialHeader(req)) ?? {});
-}
-
-// ── 12. request log ──────────────────────────────────────────────────────────
-
-/**
- * A refusal is logged too: the owner looks a request id up from an error answer. One refused
- * before the key was checked (a bad parameter) is put to its account off the answer's path.
- */
-function logRefusal(spec: RouteSpec<any, any, any>, req: Request, principal: Principal, call: Omit<Parameters<typeof logAnswer>[0], "principal">): void {
-  if (principal.kind === "account") return logAnswer({ principal, ...call });
-  if (spec.auth !== "key" || call.errorCode === "MISSING_API_KEY" || call.errorCode === "INVALID_API_KEY" || !presentedKey(req)) return;
-  const ended = performance.now();
-  void authenticate(req, "key").then((p) => logAnswer({ principal: p, ...call, ended }), () => undefined);
 }
 
 // ── 4. plan gate ─────────────────────────────────────────────────────────────

@@ -33,8 +33,6 @@ function settledAs(p: Pending, o: { credits: number; refunded: boolean; newCards
 type Call = {
   principal: Principal; method: string; path: string; requestId: string; started: number;
   status: number; errorCode: string | null; pending?: Pending;
-  /** When the answer was made, if the row is logged later. */
-  ended?: number;
 };
 
 /** After the answer: its row, complete or waiting for its settle. */
@@ -45,7 +43,7 @@ export function logAnswer(c: Call): void {
     accountId: c.principal.account.id, at: Date.now(), keyId: c.principal.keyId || null, method: c.method,
     route: `/v1${c.path}`, status: c.status, errorCode: c.errorCode,
     credits: p?.credits ?? 0, refunded: p?.refunded ?? false, cardsAdded: p?.cardsAdded ?? 0,
-    latency: Math.max(0, Math.round(((c.ended ?? performance.now()) - c.started) * 10)), requestId: c.requestId,
+    latency: Math.max(0, Math.round((performance.now() - c.started) * 10)), requestId: c.requestId,
     // Without a lease nothing will settle: the meter refused it, or it was refused before it.
     settled: p ? p.settled : true,
   };

@@ -9,7 +9,7 @@ import { expectEnvelope, expectError } from "../helpers/expect";
 // from /v1/openapi.json, so a route added later is covered without touching this file. Every
 // answer must be the error envelope with X-Request-Id = error.request_id, and never a 500.
 
-type Op = { path: string; url: string; params: Set<string>; required: Record<string, string> };
+type Op = { path: string; url: string; params: Set<string>; required: Record<string, string>; keyed: boolean };
 
 let ops: Op[] = [];
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
       if (!v) throw new Error(`no real value for required ${p.name} of ${path}: add one to realValues()`);
       required[p.name] = v;
     }
-    ops.push({ path, url, params, required });
+    ops.push({ path, url, params, required, keyed: !!op.security?.some((s: Record<string, unknown>) => "ApiKey" in s) });
   }
   ops = ops.sort((a, b) => a.path.localeCompare(b.path));
 });
@@ -159,6 +159,21 @@ describe("bad input on every GET route of the OpenAPI document", () => {
       }
     });
   }
+
+  it("without a key, a keyed route is 401 MISSING_API_KEY whatever else is wrong: the caller is checked first", async () => {
+    const keyed = ops.filter((o) => o.keyed);
+    expect(keyed.map((o) => o.path)).toEqual(expect.arrayContaining(["/v1/cards/batch", "/v1/prices/current", "/v1/cards"]));
+    for (const o of keyed) {
+      // Required parameters left out, an unknown one and a bad limit added.
+      for (const url of [o.url, `${o.url}?limit=abc&zz=1`]) {
+        const res = await call("GET", url, { anonymous: true });
+        const body = await res.json();
+        expect({ url, status: res.status, code: body.error?.code }).toEqual({ url, status: 401, code: "MISSING_API_KEY" });
+      }
+    }
+    const long = await call("GET", `/v1/cards/${"x".repeat(300)}`, { anonymous: true });
+    expect(long.status).toBe(401);
+  });
 
   it("page and offset are refused on every list route with did_you_mean cursor", async () => {
     const lists = ops.filter((o) => o.params.has("cursor")).map((o) => o.path);
