@@ -98,10 +98,10 @@ describe("POST /v1/accounts/free", () => {
       expect(paid.status, path).toBe(status);
       expect(paid.h("x-trial-expires-at"), path).toBeNull();
     }
-    // A key that matches nothing changes nothing of a query refusal.
+    // A key that matches nothing is refused before the query is read, with no trial's header.
     const unknown = await as("pk_live_not_a_key_at_all_000000", "GET", "/v1/sets?limit=abc");
-    expect(unknown.status).toBe(400);
-    expect(expectEnvelope(unknown.res, unknown.body).code).toBe("INVALID_PARAMETER");
+    expect(unknown.status).toBe(401);
+    expect(expectEnvelope(unknown.res, unknown.body).code).toBe("INVALID_API_KEY");
     expect(unknown.h("x-trial-expires-at")).toBeNull();
   });
 
