@@ -4,6 +4,7 @@ import { enqueue } from "@/lib/mail/outbox";
 import { limitMail } from "./abuse";
 import { afterConfirmed, markConfirmed } from "./confirm";
 import { selectAccount, selectAccountByAuthUser, selectAccountByEmail, updateAccount } from "./queries/accounts";
+import { clearFailures } from "./queries/signin";
 import { issueToken, redeemToken, retireTokens } from "./tokens";
 import type { Account } from "./types";
 
@@ -60,6 +61,9 @@ export async function completeRecovery(token: string, password: string): Promise
   if (!redeemed.ok) return redeemed;
   const account = (await selectAccount(redeemed.accountId))!;
   const authUserId = await passwordFor(account, password);
+  // Whoever proved the address lifts its sign-in lock: the lock's message sends them here, and
+  // a stranger's guesses would otherwise keep the owner out for as long as they keep guessing.
+  await clearFailures(account.email.toLowerCase());
   await afterConfirmed({ ...account, authUserId });
   return { ok: true, email: account.email };
 }
