@@ -144,6 +144,10 @@ test("without script: the plain forms change the quantity and remove", async ({ 
   await expect(page.getByTestId("collection-value")).toHaveText("€124.00");
   await page.getByTestId("collection-item").getByRole("button", { name: /^Remove Azumarill/ }).click();
   await expect(page.getByTestId("collection-empty")).toBeVisible();
+  // The notices are the server's own: a link cannot put its words in the page's alert boxes.
+  await page.goto("/collection?error=Your%20account%20is%20suspended&done=Re-enter%20your%20password&import_errors=at%20evil.example#import");
+  await expect(page.getByRole("heading", { name: "Your collection" })).toBeVisible();
+  await expect(page.getByText(/suspended|Re-enter|evil\.example/)).toHaveCount(0);
   await context.close();
 });
 

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { notFound, redirect } from "next/navigation";
 import { addItem, CollectionNotFound, removeItem, removeWatch, setQuantity, setWatch } from "@/lib/collection/service";
+import { noticeQuery, type Notice } from "@/lib/collection/notice";
 import { sessionAccount } from "./session";
 
 // The collection's server actions (same-origin by Next's own Origin check). Each re-reads the
@@ -16,7 +17,7 @@ const field = (form: FormData, name: string, max = 120) => {
   return typeof v === "string" ? v.slice(0, max) : "";
 };
 const idOf = (form: FormData) => (/^\d{1,15}$/.test(field(form, "id")) ? Number(field(form, "id")) : 0);
-const back = (q: Record<string, string>, hash = "") => redirect(`/collection?${new URLSearchParams(q)}${hash}`);
+const back = (q: Notice, hash = "") => redirect(`/collection?${noticeQuery(q)}${hash}`);
 
 /** The "Add to collection" form (add-button.tsx), with useActionState: its message comes back to the form. */
 export async function addToCollectionAction(_prev: AddState, form: FormData): Promise<AddState> {

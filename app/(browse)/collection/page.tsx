@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { MAX_CSV_BYTES, MAX_CSV_LINES } from "@/lib/collection/csv";
 import { LANGUAGE_NAMES, PRINTING_NAMES, type Language, type Printing } from "@/lib/collection/model";
 import { cardsByIds, collectionView, watchView } from "@/lib/collection/service";
+import { readNotice } from "@/lib/collection/notice";
 import type { Window } from "@/lib/prices/history";
 import { DEMO_LABEL, demoIndexed } from "../cards/demo";
 import { AddToCollection } from "./add-button";
@@ -26,6 +27,7 @@ const signed = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${eur(Math.abs
 
 export default async function CollectionPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
+  const notice = readNotice(sp);
   const account = await sessionAccount();
   if (!account) {
     return (
@@ -48,8 +50,8 @@ export default async function CollectionPage({ searchParams }: { searchParams: P
       <h1>Your collection</h1>
       <p className="sub">Valued at each card&apos;s composite index in EUR (its language and printing when the index has one, else the card&apos;s). Condition does not change the value shown.</p>
 
-      {sp.done && <p className="ok-note" role="status">{sp.done.slice(0, 200)}</p>}
-      {sp.error && <p className="error-note" role="alert">{sp.error.slice(0, 300)}</p>}
+      {notice.done && <p className="ok-note" role="status">{notice.done.slice(0, 200)}</p>}
+      {notice.error && <p className="error-note" role="alert">{notice.error.slice(0, 300)}</p>}
 
       <div className="facts" data-testid="collection-totals">
         <div className="fact"><div className="k">Value today{tag}</div><div className="v" data-testid="collection-value">{eur(t.value)}</div></div>
@@ -87,7 +89,7 @@ export default async function CollectionPage({ searchParams }: { searchParams: P
       <section className="panel" id="alerts" aria-labelledby="alerts-title">
         <h2 id="alerts-title">Price alerts</h2>
         <p className="muted">A mail to {account.email} when a card&apos;s composite index crosses your price: once per crossing, again after it has gone back and crosses anew. Checked after each price refresh.</p>
-        {sp.alert_error && <p className="error-note" role="alert">{sp.alert_error.slice(0, 300)}</p>}
+        {notice.alert_error && <p className="error-note" role="alert">{notice.alert_error.slice(0, 300)}</p>}
         <form action={setWatchForm} className="inline-form" data-testid="alert-form">
           <label>Card id<input name="card_id" required maxLength={100} placeholder="base1-4" /></label>
           <label>When the price is
@@ -126,7 +128,7 @@ export default async function CollectionPage({ searchParams }: { searchParams: P
           {" "}{(MAX_CSV_BYTES / 1_000_000).toFixed(0)} MB and {MAX_CSV_LINES.toLocaleString("en")} lines. An import adds every line or none.
         </p>
         <p><a href="/collection/export" download data-testid="export-csv">Export CSV</a></p>
-        <ImportForm imported={sp.imported} errors={sp.import_errors?.split("\n")} errorCount={Number(sp.import_error_count ?? 0)} />
+        <ImportForm imported={notice.imported} errors={notice.import_errors?.split("\n")} errorCount={Number(notice.import_error_count ?? 0)} />
       </section>
     </Providers>
   );

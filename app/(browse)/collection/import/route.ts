@@ -1,5 +1,6 @@
 import { MULTIPART_OVERHEAD } from "@/lib/api/body";
 import { MAX_CSV_BYTES } from "@/lib/collection/csv";
+import { noticeQuery, type Notice } from "@/lib/collection/notice";
 import { importCsv } from "@/lib/collection/service";
 import { boundedBody, FORBIDDEN, json, requestAccount, sameOrigin, SIGNED_OUT } from "../session";
 
@@ -16,8 +17,8 @@ const TOO_LARGE = `The file is larger than ${MAX_CSV_BYTES.toLocaleString("en")}
 export async function POST(req: Request): Promise<Response> {
   if (!sameOrigin(req)) return FORBIDDEN();
   const wantsJson = (req.headers.get("accept") ?? "").includes("application/json");
-  const back = (q: Record<string, string>) =>
-    new Response(null, { status: 303, headers: { location: `/collection?${new URLSearchParams(q)}#import`, "cache-control": "no-store" } });
+  const back = (q: Notice) =>
+    new Response(null, { status: 303, headers: { location: `/collection?${noticeQuery(q)}#import`, "cache-control": "no-store" } });
   const answer = (status: number, body: { imported?: number; errors?: string[]; count?: number }) =>
     wantsJson ? json(status, body)
       : back(body.errors ? { import_errors: body.errors.slice(0, 20).join("\n").slice(0, 1500), import_error_count: String(body.count ?? body.errors.length) } : { imported: String(body.imported ?? 0) });
