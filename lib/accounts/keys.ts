@@ -1,4 +1,7 @@
+import { sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
+import { keysetPage, type Link } from "@/lib/api/list";
+import { col, type SortSpec } from "@/lib/api/paging";
 import { getDb } from "@/lib/db/client";
 import { flushSettles } from "@/lib/meter/settle-queue";
 import { flushRequestLog } from "@/lib/usage/log";
@@ -104,6 +107,23 @@ export async function listKeys(accountId: string, now = Date.now()): Promise<(Ke
   await flushRequestLog(false);
   const [keys, counts] = await Promise.all([selectKeys(accountId), requestsPerKey(accountId, new Date(now - 30 * 86_400_000).toISOString())]);
   return keys.map((k) => ({ ...k, requests30d: counts.get(k.id) ?? 0 }));
+}
+
+// The keys list pages as every list does (SPEC.md Pagination): oldest first, by its creation
+// and id. An account holds at most MAX_KEYS, so a page is cut from all of them in memory.
+const KEY_SORT: SortSpec = {
+  resource: "keys", tiebreaker: "id", default: "created_at",
+  keys: { created_at: { columns: [col(sql`created_at`, "timestamp", false)] }, id: { columns: [col(sql`id`, "text", false)] } },
+};
+
+/** GET /v1/keys: a page of the account's live keys. */
+export async function keyPage(accountId: string, input: { limit: number; cursor?: string }, link: Link) {
+  const keys = (await listKeys(accountId)).map((k) => ({ ...k, __k0: k.createdAt, __k1: k.id }));
+  const after = (k: { __k0: string; __k1: string }, [at, id]: unknown[]) => k.__k0 > (at as string) || (k.__k0 === at && k.__k1 > (id as string));
+  return keysetPage({
+    spec: KEY_SORT, input, link,
+    fetch: async (_order, cursor, limit) => (cursor ? keys.filter((k) => after(k, cursor)) : keys).slice(0, limit + 1),
+  });
 }
 
 /** A new secret for the key's name; the old secret stops working at once. */

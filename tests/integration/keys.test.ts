@@ -25,7 +25,7 @@ describe("listing and creating keys", () => {
   it("lists the account's keys without secrets", async () => {
     const acct = await makeAccount();
     const a = await list(acct.key);
-    // The list envelope of SPEC.md Pagination: one page always (at most 50 live keys).
+    // The list envelope of SPEC.md Pagination: the default page holds every key (at most 50 live keys).
     expect(a.body.meta).toEqual({ limit: 50, count: 1, has_more: false });
     expect(a.body).not.toHaveProperty("links.next");
     expect(a.body.data).toHaveLength(1);
@@ -35,6 +35,30 @@ describe("listing and creating keys", () => {
     expect(k.prefix.replace(/…$/, "").length).toBeLessThan(acct.key.length);
     expect(JSON.stringify(a.body)).not.toContain(acct.key);
     expect(a.h("x-credits-cost")).toBe("0");
+  });
+
+  it("pages as every list does (SPEC.md Pagination): limit and cursor, oldest first, nothing repeated or dropped", async () => {
+    const acct = await makeAccount();
+    for (const name of ["b", "c", "d", "e"]) await create(acct.key, name);
+    const all = (await list(acct.key)).body.data.map((k: { name: string }) => k.name);
+    expect(all).toHaveLength(5);
+    const seen: string[] = [];
+    let next: string | undefined = "/v1/keys?limit=2";
+    while (next) {
+      const page = await as(acct.key, "GET", next.replace(/^https?:\/\/[^/]+/, ""));
+      expect(page.status).toBe(200);
+      expect(page.body.meta.limit).toBe(2);
+      expect(page.body.meta.has_more).toBe(Boolean(page.body.links.next));
+      seen.push(...page.body.data.map((k: { name: string }) => k.name));
+      next = page.body.links.next;
+    }
+    expect(seen).toEqual(all);
+    expect(all.slice(1)).toEqual(["b", "c", "d", "e"]);
+    expectRefusal(await as(acct.key, "GET", "/v1/keys?limit=251"), 400, "LIMIT_EXCEEDED");
+    expectRefusal(await as(acct.key, "GET", "/v1/keys?cursor=nope"), 400, "INVALID_CURSOR");
+    const sets = await as(acct.key, "GET", "/v1/sets?limit=1");
+    const foreign = new URL(sets.body.links.next).searchParams.get("cursor")!;
+    expectRefusal(await as(acct.key, "GET", `/v1/keys?cursor=${foreign}`), 400, "INVALID_CURSOR");
   });
 
   it("shows a new key's secret once; after that only its prefix; the database holds its hash", async () => {

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { accountOf } from "@/lib/api/auth";
 import { CACHE } from "@/lib/api/cache-control";
 import { defineRoute, mount } from "@/lib/api/route";
-import { addKey, listKeys, MAX_KEYS } from "@/lib/accounts/keys";
+import { addKey, keyPage, MAX_KEYS } from "@/lib/accounts/keys";
+import { cursorParam, limitParam } from "@/lib/api/params";
 import { KeyBody, KeyObject, NewKeyObject } from "@/lib/accounts/schemas";
 import { COSTS } from "@/lib/meter/costs";
 import { keyJson } from "@/lib/accounts/present";
@@ -13,20 +14,22 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/keys",
     operationId: "listKeys",
     summary: "The account's live keys",
-    description: `Secrets are never shown again; a key is known by its prefix. Rate and credits are per account, never per key. One page: an account holds at most ${MAX_KEYS} live keys, so the list carries the list envelope with has_more false and no links.next.`,
+    description: `Secrets are never shown again; a key is known by its prefix. Rate and credits are per account, never per key. Oldest first, cursor-paged like every list; an account holds at most ${MAX_KEYS} live keys, so the default page holds them all.`,
     tags: ["Keys"],
     auth: "key",
+    query: z.strictObject({ limit: limitParam(), cursor: cursorParam }),
     response: z.object({
       data: z.array(KeyObject),
-      meta: z.object({ limit: z.number().int().meta({ description: "The page size: the most live keys an account holds." }), count: z.number().int(), has_more: z.literal(false) }),
+      meta: z.object({ limit: z.number().int(), count: z.number().int(), has_more: z.boolean() }),
+      links: z.object({ next: z.string().optional() }),
     }),
-    errors: [],
+    errors: ["INVALID_PARAMETER", "INVALID_CURSOR", "LIMIT_EXCEEDED"],
     cost: COSTS.account,
     cacheControl: CACHE.none,
     etag: false,
-    handler: async ({ principal }) => {
-      const keys = (await listKeys(accountOf(principal).id)).map(keyJson);
-      return { body: { data: keys, meta: { limit: MAX_KEYS, count: keys.length, has_more: false } } };
+    handler: async ({ principal, query, link }) => {
+      const { rows, meta, links } = await keyPage(accountOf(principal).id, query, link);
+      return { body: { data: rows.map(keyJson), meta, links } };
     },
   }),
   POST: defineRoute({
