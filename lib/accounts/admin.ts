@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { meterDriver } from "@/lib/meter/driver";
-import { isoDay, record } from "@/lib/meter/ledger";
+import { isoDay, OPERATOR_ADJUSTMENT, record } from "@/lib/meter/ledger";
 import { ensureSeeded } from "@/lib/meter/rebuild";
 import type { Plan } from "@/lib/meter/costs";
 import { TRIAL_DAYS } from "@/lib/meter/plans";
@@ -98,7 +98,7 @@ export async function adminSetCredits(op: Operator, id: string, input: { used: n
   // Redis may lose the period again between the seed and the change: seeded once more.
   const before = (await setNow()) ?? (await ensureSeeded(account).then(setNow));
   if (before === null) throw new ApiError("METER_UNAVAILABLE", "The meter keeps losing this account's counters. Retry shortly.", { retry_after_s: 5 }, { "retry-after": "5" });
-  record({ accountId: id, period: a.period.key, day: isoDay(day), route: "operator_adjustment", requests: 0, credits: input.used - before, refunds: 0, newCards: 0 });
+  record({ accountId: id, period: a.period.key, day: isoDay(day), route: OPERATOR_ADJUSTMENT, requests: 0, credits: input.used - before, refunds: 0, newCards: 0 });
   return adminGetAccount(id);
 }
 

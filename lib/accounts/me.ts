@@ -1,6 +1,6 @@
 import { meterDriver } from "@/lib/meter/driver";
 import { flushSettles } from "@/lib/meter/settle-queue";
-import { isoDay, pending, writeLedger } from "@/lib/meter/ledger";
+import { isoDay, OPERATOR_ADJUSTMENT, pending, writeLedger } from "@/lib/meter/ledger";
 import { PLAN_ORDER, PLANS, TRIAL_FEATURE_CALLS, UNCONFIRMED_TRIAL_CREDITS, type PlanLimits } from "@/lib/meter/plans";
 import { allowance, graceEnds, standing, trialExpired, utcDay } from "@/lib/meter/policy";
 import { usageByDay, usageByRoute } from "@/lib/meter/queries/ledger";
@@ -175,7 +175,9 @@ export async function getUsage(account: Account, query: z.output<typeof UsageQue
     date: d.day, requests: d.requests, credits: d.credits, refunds: d.refunds, new_cards: d.new_cards,
   }));
   const nameOf = await routeNames();
-  const routes = [...routeMap.values()].map((r) => ({ route: nameOf(r.route), operation_id: r.route, requests: r.requests, credits: r.credits, refunds: r.refunds }))
+  // An operator's setting of the period's credits counts in days and totals, but no route made it.
+  const routes = [...routeMap.values()].filter((r) => r.route !== OPERATOR_ADJUSTMENT)
+    .map((r) => ({ route: nameOf(r.route), operation_id: r.route, requests: r.requests, credits: r.credits, refunds: r.refunds }))
     .sort((x, y) => y.credits - x.credits || x.route.localeCompare(y.route));
   const totals = daysOut.reduce((t, d) => ({ requests: t.requests + d.requests, credits: t.credits + d.credits, refunds: t.refunds + d.refunds }), { requests: 0, credits: 0, refunds: 0 });
   return {

@@ -52,6 +52,9 @@ function schedule(s: State): void {
   s.timer.unref?.();
 }
 
+/** The ledger row's route of an operator's setting of a period's credits (no API route made it). */
+export const OPERATOR_ADJUSTMENT = "operator_adjustment";
+
 export function record(e: Omit<LedgerRow, "requests"> & { requests?: number }): void {
   const s = state();
   const key = `${e.accountId}\u0000${e.period}\u0000${e.day}\u0000${e.route}`;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { instant } from "@/lib/api/params";
+import { ERRORS, type ErrorCode } from "@/lib/api/errors";
 import { cursorParam, decimal, limitParam } from "@/lib/api/params";
 import { listOf } from "@/lib/api/schemas";
 
@@ -13,7 +14,7 @@ export const RequestsQuery = z.strictObject({
   route: z.string().min(1).max(200).optional().meta({ description: "A route's path template, `/v1/cards/{id}`, optionally after its method: `GET /v1/cards/{id}`." }),
   status: z.string().regex(/^([2-5]xx|[1-5][0-9]{2})$/, "a status class (2xx, 3xx, 4xx, 5xx) or a status code").optional()
     .meta({ description: "A status class (`4xx`) or an exact status (`429`)." }),
-  error_code: z.string().regex(/^[A-Z_]{2,64}$/, "an error code such as RATE_LIMITED").optional().meta({ description: "An error code of SPEC.md's table, such as `RATE_LIMITED`." }),
+  error_code: z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]).optional().meta({ description: "An error code of the API's (SPEC.md's table and this document's), such as `RATE_LIMITED`." }),
   request_id: z.string().min(1).max(128).optional().meta({ description: "The X-Request-Id of an answer: finds its row." }),
   from: instantAt.optional().meta({ description: "Calls at or after this instant (RFC 3339)." }),
   to: instantAt.optional().meta({ description: "Calls before this instant (RFC 3339)." }),

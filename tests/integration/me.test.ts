@@ -233,5 +233,11 @@ describe("GET /v1/me/usage", () => {
       .toEqual([...expected.values()].sort((x, y) => x.route.localeCompare(y.route)));
     // The meter agrees with the ledger.
     expect((await me(acct.key)).quota.credits_used).toBe(credits);
+    // An operator's setting of the credits is in the totals, but is no route's.
+    useAdminToken();
+    await setCreditsUsed(acct.id, credits + 100);
+    const adjusted = (await as(acct.key, "GET", "/v1/me/usage")).body.data;
+    expect(adjusted.totals.credits).toBe(credits + 100);
+    expect(adjusted.routes.map((r: { route: string }) => r.route).sort()).toEqual([...[...expected.keys()].map((k) => names[k]!), "GET /v1/me/usage"].sort());
   });
 });

@@ -60,6 +60,10 @@ describe("GET /v1/me/requests", () => {
     expect(await statuses("?status=4xx")).toEqual(["GET /v1/cards/{id} 404", "GET /v1/cards 400"]);
     expect(await statuses("?status=304")).toEqual(["GET /v1/cards/{id} 304"]);
     expect(await statuses("?error_code=CARD_NOT_FOUND")).toEqual(["GET /v1/cards/{id} 404"]);
+    // A code the API does not have is a mistake, not a filter that matches nothing.
+    const unknownCode = await as(acc.key, "GET", "/v1/me/requests?error_code=NOPE_CODE");
+    expect(unknownCode.status).toBe(400);
+    expect(unknownCode.body.error).toMatchObject({ code: "INVALID_PARAMETER", details: { parameter: "error_code" } });
     expect(await statuses(`?route=${encodeURIComponent("/v1/cards/{id}")}&status=2xx`)).toEqual(["GET /v1/cards/{id} 200"]);
     expect(await statuses(`?route=${encodeURIComponent("POST /v1/keys")}`)).toEqual(["POST /v1/keys 201"]);
     expect(await statuses(`?key=${other.body.data.id}`)).toEqual(["GET /v1/sets/{code} 200"]);

@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/me/usage",
     operationId: "getUsage",
     summary: "Usage per day and per route, and analytics",
-    description: "`days` and `routes` come from the durable ledger (PostgreSQL), so they survive a restart of the meter's Redis. `analytics` sums the request log per hour or day over a `range`, split by route, key or status with `group_by`; refunded calls are counted apart. Answers after trial expiry.",
+    description: "`days`, `totals` and `routes` come from the durable ledger (PostgreSQL), so they survive a restart of the meter's Redis: they count the calls that reached the meter, and `days` and `totals` also an operator's setting of the period's credits (no route made it). `analytics` sums the request log per hour or day over a `range`, every call of the account's keys including those refused before the meter, split by route, key or status with `group_by`; refunded calls are counted apart. Answers after trial expiry.",
     tags: ["Accounts"],
     auth: "key",
     query: UsageQuery,
