@@ -44,29 +44,30 @@ export async function authenticate(req: Request, auth: "key" | "none" | "admin")
 }
 
 /**
- * The trial's end for a caller whose key was not looked up on the way to the answer (a public
- * route, a 404 or 405 of the router): SPEC.md has every
- * response on a trial key carry X-Trial-Expires-At. Undefined without a key, for a key that
- * matches nothing, and for paid plans; never throws.
+ * The account of a key that was not looked up on the way to the answer (a public route, a 404
+ * or 405 of the router); undefined without a key and for a key that matches nothing. Never throws.
  */
-export async function trialHeader(req: Request): Promise<Record<string, string> | undefined> {
+export async function presentedAccount(req: Request): Promise<Principal | undefined> {
   const key = presentedKey(req);
   if (!key) return undefined;
   try {
     listenForAccountChanges();
     const outcome = await verifyKey(key);
-    const a = outcome.ok ? outcome.account : undefined;
-    return a?.plan === "trial" && a.trialExpiresAt ? { "x-trial-expires-at": a.trialExpiresAt } : undefined;
+    return outcome.ok ? { kind: "account", keyId: outcome.keyId, account: outcome.account } : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** `res` (an answer made outside the pipeline: a 404 or 405) with X-Trial-Expires-At for a trial key. */
-export async function withTrialHeader(req: Request, res: Response): Promise<Response> {
-  const h = await trialHeader(req);
-  if (h) for (const name in h) res.headers.set(name, h[name]!);
-  return res;
+/** SPEC.md has every response on a trial key carry X-Trial-Expires-At: the header, for a trial's principal. */
+export function trialHeaderOf(p: Principal | undefined): Record<string, string> | undefined {
+  const a = p?.kind === "account" ? p.account : undefined;
+  return a?.plan === "trial" && a.trialExpiresAt ? { "x-trial-expires-at": a.trialExpiresAt } : undefined;
+}
+
+/** X-Trial-Expires-At for a trial key the answer did not authenticate. */
+export async function trialHeader(req: Request): Promise<Record<string, string> | undefined> {
+  return trialHeaderOf(await presentedAccount(req));
 }
 
 /**

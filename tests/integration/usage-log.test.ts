@@ -50,6 +50,20 @@ describe("GET /v1/me/requests", () => {
     expect(found[0].status).toBe(404);
   });
 
+  it("a key's call to a path no route has, or with a method its route does not serve, is in the log too", async () => {
+    const acc = await makeAccount({ plan: "developer" });
+    const nowhere = await as(acc.key, "GET", "/v1/no-such-route");
+    const wrongMethod = await as(acc.key, "DELETE", "/v1/cards");
+    expect([nowhere.status, wrongMethod.status]).toEqual([404, 405]);
+    for (const [a, method, route, code] of [[nowhere, "GET", "/v1/no-such-route", "NOT_FOUND"], [wrongMethod, "DELETE", "/v1/cards", "METHOD_NOT_ALLOWED"]] as const) {
+      const rows = await rowsOf(acc.key, `?request_id=${a.h("x-request-id")}`);
+      expect(rows, route).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ method, route, status: a.status, error_code: code, credits: 0 });
+    }
+    // Without a key, or with one of no account, nobody's log.
+    expect((await as("pk_live_not_a_key_at_all_000000", "GET", "/v1/no-such-route")).status).toBe(404);
+  });
+
   it("filters by status class, exact status, error code, route (with or without method), key and time", async () => {
     const acc = await makeAccount({ plan: "developer" });
     const other = await as(acc.key, "POST", "/v1/keys", { body: { name: "second" } });

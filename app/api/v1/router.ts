@@ -3,7 +3,8 @@ import { urlOf } from "@/lib/api/context";
 import { answerRoute } from "@/lib/api/pipeline";
 import { METHODS, methodNotAllowed, type RouteSpec } from "@/lib/api/route";
 import { allowHeader, fail } from "@/lib/api/respond";
-import { hiddenRoute, isOperator, withTrialHeader } from "@/lib/api/auth";
+import { hiddenRoute, isOperator, presentedAccount, trialHeaderOf } from "@/lib/api/auth";
+import { logAnswer } from "@/lib/usage/record";
 import * as fallback from "./[[...path]]/route";
 import { ROUTE_MODULES } from "./routes";
 
@@ -105,8 +106,20 @@ function headless(req: Request, res: Answer): Answer {
 /**
  * An answer made outside the pipeline (a module's OPTIONS or 405, the catch-all's 404, a broken
  * path), with X-Trial-Expires-At for a trial key: SPEC.md has every response on one carry it.
- * Every /v1 request of every server passes here, so this is the one place that adds it.
+ * Every /v1 request of every server passes here, so this is the one place that adds it. A
+ * refusal of a key's call is in its owner's request log too, under the path it asked for:
+ * the owner finds it by the request id of the error answer.
  */
 async function outside(req: Request, res: Response | Promise<Response>): Promise<Answer> {
-  return fromResponse(await withTrialHeader(req, await res));
+  const started = performance.now();
+  const [r, principal] = await Promise.all([res, presentedAccount(req)]);
+  const trial = trialHeaderOf(principal);
+  if (trial) for (const name in trial) r.headers.set(name, trial[name]!);
+  if (principal && r.status >= 400) {
+    logAnswer({
+      principal, method: req.method, path: urlOf(req).pathname.slice(3, 203), requestId: r.headers.get("x-request-id") ?? "", started,
+      status: r.status, errorCode: r.headers.get("x-error-code"),
+    });
+  }
+  return fromResponse(r);
 }
