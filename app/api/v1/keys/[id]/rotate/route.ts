@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/keys/{id}/rotate",
     operationId: "rotateKey",
     summary: "Rotate a key",
-    description: "A new secret under a new id and the same name; the old secret stops working at once.",
+    description: "A new secret under a new id and the same name; the old secret stops working at once. The new key keeps a future `expires_at`; an expired key rotated is renewed without one (set one on a new key with POST /v1/keys).",
     tags: ["Keys"],
     auth: "key",
     params: KeyParams,
