@@ -20,7 +20,8 @@ const TOUCH_EVERY_MS = 60_000;
 export type KeyOutcome =
   | { ok: true; keyId: string; account: Account }
   | { ok: false; reason: "unknown" }
-  | { ok: false; reason: "expired"; expiredAt: string };
+  /** The key's account is known: its owner's request log holds the refused call. */
+  | { ok: false; reason: "expired"; expiredAt: string; keyId: string; account: Account };
 
 type Cached = { value: KeyOutcome; at: number; lastTouch: number; expiresAt: number };
 const slot = globalThis as unknown as { __keyCache?: Map<string, Cached> };
@@ -31,13 +32,13 @@ export async function verifyKey(secret: string, now = Date.now()): Promise<KeyOu
   const hit = cache().get(hash);
   if (hit && now - hit.at < KEY_CACHE_MS) {
     // A cached key still expires on time, not up to KEY_CACHE_MS late.
-    if (now >= hit.expiresAt) return expired(hit.expiresAt);
+    if (now >= hit.expiresAt && hit.value.ok) return expired(hit.expiresAt, hit.value);
     touch(hit, now);
     return hit.value;
   }
   const found = await selectByKeyHash(hash);
   const expiresAt = found?.expiresAt ? Date.parse(found.expiresAt) : Infinity;
-  if (found && now >= expiresAt) return expired(expiresAt);
+  if (found && now >= expiresAt) return expired(expiresAt, found);
   const value: KeyOutcome = found ? { ok: true, keyId: found.keyId, account: found.account } : { ok: false, reason: "unknown" };
   const lastTouch = found?.lastUsedAt ? Date.parse(found.lastUsedAt) : 0;
   const entry: Cached = { value, at: now, lastTouch, expiresAt };
@@ -47,7 +48,8 @@ export async function verifyKey(secret: string, now = Date.now()): Promise<KeyOu
   return value;
 }
 
-const expired = (at: number): KeyOutcome => ({ ok: false, reason: "expired", expiredAt: new Date(at).toISOString() });
+const expired = (at: number, k: { keyId: string; account: Account }): KeyOutcome =>
+  ({ ok: false, reason: "expired", expiredAt: new Date(at).toISOString(), keyId: k.keyId, account: k.account });
 
 /** last_used_at, written at most once a minute per key and never on the request's path. */
 function touch(entry: Cached, now: number): void {

@@ -237,8 +237,12 @@ describe("keys: expiry, last use and per-key counts", () => {
     expect(late.status).toBe(401);
     expect(expectEnvelope(late.res, late.body)).toMatchObject({ code: "INVALID_API_KEY", details: { expired_at: at } });
     const listed = (await as(acc.key, "GET", "/v1/keys")).body.data.find((k: any) => k.id === made.body.data.id);
-    expect(listed).toMatchObject({ expired: true, requests_30d: 1 });
+    // The refused call is the key's too: in its count, and in the log under its request id.
+    expect(listed).toMatchObject({ expired: true, requests_30d: 2 });
     expect(listed.last_used_at).not.toBeNull();
+    const rows = await rowsOf(acc.key, `?request_id=${late.h("x-request-id")}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 401, error_code: "INVALID_API_KEY", key: { id: made.body.data.id } });
   });
 });
 
