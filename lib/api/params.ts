@@ -40,7 +40,7 @@ export const limitParam = (def = 50) =>
     .meta({ description: `Page size, 1 to ${MAX_LIMIT}. Above ${MAX_LIMIT}: 400 LIMIT_EXCEEDED.` });
 
 export const cursorParam = z.string().max(4000).optional()
-  .meta({ description: "Opaque cursor from links.next; bound to the orderBy it was issued for." });
+  .meta({ description: "Opaque cursor from links.next; bound to the list, and to the orderBy where the list takes one." });
 
 export const orderByParam = (keys: readonly string[], def: string, more = "") =>
   z.string().max(200).optional().meta({

@@ -46,7 +46,7 @@ export const GROUPS = ["route", "key", "status"] as const;
 
 export const UsageQuery = z.strictObject({
   days: decimal(z.coerce.number().int().min(1).max(400).default(30)).meta({ description: "Days back from today (UTC), 1 to 400: the `days` and `routes` from the ledger." }),
-  range: z.enum(RANGES).optional().meta({ description: "The analytics' window: the last 24 hours, 7 or 30 days (from UTC midnight), or the current credit period. Default 30d." }),
+  range: z.enum(RANGES).optional().meta({ description: "The analytics' window: 24h: the hours from the one that began 24 hours ago to the current one (25 hourly buckets, both ends partly); 7d or 30d: days from UTC midnight; period: the current credit period. Default 30d." }),
   granularity: z.enum(["hour", "day"]).optional().meta({ description: "Buckets of `series`; default hour for 24h, day otherwise." }),
   group_by: z.enum(GROUPS).optional().meta({ description: "Splits `series` and `groups` by route (method and template), key or status." }),
 });
