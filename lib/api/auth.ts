@@ -37,18 +37,17 @@ export async function authenticate(req: Request, auth: "key" | "none" | "admin")
   listenForAccountChanges();
   const outcome = await verifyKey(key);
   if (!outcome.ok) {
-    if (outcome.reason === "expired") {
-      const error = new ApiError("INVALID_API_KEY", `The API key expired at ${outcome.expiredAt}. Create a new key in the dashboard or with POST /v1/keys.`, { expired_at: outcome.expiredAt });
-      throw Object.assign(error, { owner: { kind: "account", keyId: outcome.keyId, account: outcome.account } satisfies Principal });
-    }
+    if (outcome.reason === "expired") throw new ExpiredKey(outcome.expiredAt, { kind: "account", keyId: outcome.keyId, account: outcome.account });
     throw new ApiError("INVALID_API_KEY", "The API key matches no account. It may have been rotated or deleted.");
   }
   return { kind: "account", keyId: outcome.keyId, account: outcome.account };
 }
 
-/** The account of an expired key, whose call is refused but still its owner's (the request log). */
-export function refusedOwner(err: unknown): Principal | undefined {
-  return (err as { owner?: Principal } | null)?.owner;
+/** An expired key's refusal: the call is refused, but is still its owner's (the request log). */
+export class ExpiredKey extends ApiError {
+  constructor(expiredAt: string, readonly owner: Principal) {
+    super("INVALID_API_KEY", `The API key expired at ${expiredAt}. Create a new key in the dashboard or with POST /v1/keys.`, { expired_at: expiredAt });
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
-import { ANONYMOUS, authenticate, refusedOwner, trialHeader, type Principal } from "./auth";
+import { ANONYMOUS, authenticate, ExpiredKey, trialHeader, type Principal } from "./auth";
 import { logAnswer, watchSettle, type Pending } from "@/lib/usage/record";
 import { bodyOptional, readJson, readUpload } from "./body";
 import { ApiError } from "./errors";
@@ -82,7 +82,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const meter = planDecision(error.code, error instanceof MeterRefusal ? error.meterHeaders : lease ? await settleMeter(lease, error.status) : {});
     // A refusal is logged too (the account's, from step 2 on, an expired key's included): the
     // owner looks its request id up.
-    logAnswer({ principal: principal.kind === "account" ? principal : refusedOwner(err) ?? principal, method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
+    logAnswer({ principal: err instanceof ExpiredKey ? err.owner : principal, method: req.method, path: spec.path, requestId: reqId, started, status: error.status, errorCode: error.code, pending });
     if (principal.kind !== "account" && error.code !== "MISSING_API_KEY" && error.code !== "INVALID_API_KEY") Object.assign(meter, await unlookedTrial(spec, req));
     return withHeaders(errorAnswer(error, reqId), principal, meter);
   }

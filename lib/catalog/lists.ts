@@ -7,6 +7,7 @@ import { parseInclude } from "@/lib/api/select";
 import { presentArtist, presentSealed, presentSeries, withImpliedIndex } from "./present";
 import type { Account } from "@/lib/accounts/types";
 import { needsPlanPrices, planIndexFields, pricesOf } from "@/lib/prices/embed";
+import { withholdsRows } from "@/lib/prices/quotes";
 import {
   artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
   selectSeriesPage,
@@ -104,7 +105,7 @@ export async function listSealed(input: SealedListInput, link: Link, account?: A
   }
   const where = sealedWhere({ q: input.q, setId, productType: input.product_type });
   const { rows, meta, links } = await keysetPage({
-    spec: account?.plan === "trial" ? SEALED_TRIAL_SORT : SEALED_SORT, input, link, included: new Set<string>(include),
+    spec: withholdsRows(account) ? SEALED_TRIAL_SORT : SEALED_SORT, input, link, included: new Set<string>(include),
     fetch: (order, after, limit) => selectSealedPage(where, order, after, limit),
   });
   const index = include.has("index");

@@ -116,11 +116,12 @@ export function headline(entries: IndexEntry[], primaryLocale: string): Composit
 }
 
 /**
- * The index the trial is shown: the headline of the English entries alone, as the price routes
- * compute it from the rows the trial sees (SPEC.md prices rule 2; quotes.ts productPrices).
+ * The index the trial is shown, from a product's entries: the headline of the English ones
+ * alone, as the price routes compute it from the rows the trial sees (SPEC.md prices rule 2;
+ * quotes.ts productPrices).
  */
-export function trialIndex(index: CompositeIndex | null): CompositeIndex | null {
-  return index ? headline(index.by_locale.filter((e) => e.locale === "en"), "en") : null;
+export function trialIndex(entries: IndexEntry[]): CompositeIndex | null {
+  return headline(entries.filter((e) => e.locale === "en"), "en");
 }
 
 export const primaryLocaleOf = (printRegion: string | null | undefined): string =>

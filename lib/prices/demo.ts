@@ -10,7 +10,7 @@ import { checkpointWhenDue } from "@/lib/db/maintenance";
 import type { RecentPoint } from "@/lib/db/schema";
 import type { Progress } from "@/lib/jobs/progress";
 import { SLICE_MS, slicer } from "@/lib/jobs/pace";
-import { contributors, headline, median, primaryLocaleOf, type Group, type IndexEntry, type IndexInput } from "./composite";
+import { contributors, headline, median, primaryLocaleOf, trialIndex, type Group, type IndexEntry, type IndexInput } from "./composite";
 import { seriesKey } from "./feed";
 import { parseEcbCsv, storeRates } from "./fx";
 import { emptyMonth, monthKey, roundAmount, setDay } from "./pack";
@@ -292,20 +292,19 @@ async function writeChunk(
 
 /**
  * The trial's index on the last day (composite.ts trialIndex), as the price routes read it from
- * the English INDEX series: each one's newest point, sampled by its sources.
+ * the INDEX series: each one's newest point, sampled by its sources.
  */
 function trialOf(groups: Group[], values: Map<string, Float64Array>, days: string[], hist: number): ProductIndex["trial"] {
   const entries: IndexEntry[] = [];
   for (const g of groups) {
-    if (g.locale !== "en") continue;
-    const v = values.get(`${g.locale}|${g.printing ?? ""}`)!;
+    const v = values.get(`${g.locale ?? ""}|${g.printing ?? ""}`)!;
     for (let t = hist - 1; t >= 0; t--) {
       if (Number.isNaN(v[t]!)) continue;
       entries.push({ locale: g.locale, printing: g.printing, eur: v[t]!, as_of: days[t]!, sample_n: g.members.length });
       break;
     }
   }
-  const trial = headline(entries, "en");
+  const trial = trialIndex(entries);
   return trial && { eur: trial.eur, as_of: trial.as_of };
 }
 

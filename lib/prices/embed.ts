@@ -1,6 +1,6 @@
 import type { Account } from "@/lib/accounts/types";
 import { seriesOfProducts, type SeriesRead } from "./queries/read";
-import { planNotes, productPrices, type HeldBack, type ProductPrices } from "./quotes";
+import { planNotes, productPrices, withholdsRows, type HeldBack, type ProductPrices } from "./quotes";
 
 /** Quotes and index of many products at once (include=prices), as the plan may see them. */
 export async function pricesOf(kind: "card" | "sealed", items: { id: string; region: string | null }[], account: Account) {
@@ -30,7 +30,7 @@ export async function pricesOf(kind: "card" | "sealed", items: { id: string; reg
  * and include=index on a plan that withholds rows (the trial), for planIndexFields.
  */
 export function needsPlanPrices(include: ReadonlySet<string>, account: Account | undefined): account is Account {
-  return !!account && (include.has("prices") || (include.has("index") && account.plan === "trial"));
+  return !!account && (include.has("prices") || (include.has("index") && withholdsRows(account)));
 }
 
 /**
@@ -39,7 +39,7 @@ export function needsPlanPrices(include: ReadonlySet<string>, account: Account |
  * stand on Japanese or graded figures the plan does not see. Paid plans see every row: unchanged.
  */
 export function planIndexFields(target: Record<string, unknown>, account: Account, index: { eur: number; as_of: string } | null | undefined): void {
-  if (account.plan !== "trial") return;
+  if (!withholdsRows(account)) return;
   if (index) {
     target.index_eur = index.eur;
     // The newest of the trial's own entries, as trial lists sort by it (refresh-index).

@@ -16,11 +16,15 @@ export type QuoteFilters = { source?: string; variant?: string; locale?: string 
 export type HeldBack = "prices.graded" | "prices.non_english";
 export type ProductPrices = { index: CompositeIndex | null; quotes: Quote[]; withheld: number; held: Set<HeldBack>; delayedHours: number };
 
-const isTrial = (account: Account) => account.plan === "trial";
+/**
+ * Whether a plan is shown only some price rows (the trial: English, ungraded), and so an index
+ * of its own: in prices, in the index fields, and in what its lists sort and filter by.
+ */
+export const withholdsRows = (account: Account | undefined): account is Account => account?.plan === "trial";
 
 /** The trial sees English, ungraded rows; paid plans everything. */
 export function planAllows(account: Account, s: Pick<SeriesRead, "locale" | "grading_company" | "grading_score">): boolean {
-  if (!isTrial(account)) return true;
+  if (!withholdsRows(account)) return true;
   return s.locale === "en" && s.grading_company === null && s.grading_score === null;
 }
 
@@ -90,7 +94,7 @@ export function productPrices(series: SeriesRead[], account: Account, filters: Q
 }
 
 export function planNotes(account: Account, withheld: number): string[] {
-  if (!isTrial(account)) return [];
+  if (!withholdsRows(account)) return [];
   const base = "Trial keys see English-language, ungraded rows only; paid plans return every locale and the graded medians.";
   return [withheld ? `${base} ${withheld} row${withheld === 1 ? "" : "s"} withheld.` : base];
 }

@@ -102,7 +102,7 @@ async function indexProducts(products: ProductRef[] | undefined, fx: Awaited<Ret
     p.tick();
     if (!index) continue;
     obs.push(...indexObservations(f.kind, f.id, index, f.demo));
-    const trial = trialIndex(index);
+    const trial = trialIndex(index.by_locale);
     const row = { kind: f.kind, id: f.id, eur: index.eur, as_of: index.as_of, trial: trial && { eur: trial.eur, as_of: trial.as_of } };
     const old = before.get(ref);
     const moved = !old || old.eur !== index.eur || old.as_of !== index.as_of;

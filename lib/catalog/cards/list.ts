@@ -9,6 +9,7 @@ import { broadPatterns } from "@/lib/catalog/queries/terms";
 import { selectCardImages, selectCardPage, type CardDbRow, type CardImageRow } from "@/lib/catalog/queries/cards";
 import type { Account } from "@/lib/accounts/types";
 import { needsPlanPrices, pricesOf } from "@/lib/prices/embed";
+import { withholdsRows } from "@/lib/prices/quotes";
 import { CARD_FIELDS, CARD_INCLUDES, presentCard, withheldGroups, type CardView } from "./present";
 import { CARD_SORT, cardSortFor, SET_CARD_SORT } from "./sort";
 import { findSet } from "@/lib/catalog/sets";
@@ -62,7 +63,7 @@ export async function withIncludes(view: CardView, rows: CardDbRow[]): Promise<C
 async function page(spec: SortSpec, input: CardListInput, link: Link, filters: SQL[], account?: Account) {
   const view: CardView = { ...cardView(input, account), changes: input.changes };
   const ast = parseCardQuery(input.q);
-  const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)), trialIndex: account?.plan === "trial" });
+  const where = compileCardWhere(ast, { broad: await broadPatterns(namePatterns(ast)), trialIndex: withholdsRows(account) });
   if (input.region) filters.push(sql`c.print_region = ${input.region}`);
   if (input.priced) filters.push(sql`c.index_eur is not null`);
   if (input.moved) filters.push(input.moved === "7d" ? sql`c.change_7d_pct is not null` : sql`c.change_30d_pct is not null`);

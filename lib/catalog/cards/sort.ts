@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { col, type SortSpec } from "@/lib/api/paging";
 import type { Account } from "@/lib/accounts/types";
+import { withholdsRows } from "@/lib/prices/quotes";
 
 // Sort keys of card lists. `number` is two columns: the numeric part first, so 1S sits next
 // to 1 and 10 comes after 9, then the printed text. `id` closes every order.
@@ -42,5 +43,5 @@ const trialKeys: SortSpec["keys"] = {
 
 /** The sort of a card list as this caller is shown its index. */
 export function cardSortFor(spec: SortSpec, account: Account | undefined): SortSpec {
-  return account?.plan === "trial" ? { ...spec, keys: trialKeys } : spec;
+  return withholdsRows(account) ? { ...spec, keys: trialKeys } : spec;
 }
