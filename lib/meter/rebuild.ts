@@ -34,8 +34,10 @@ async function graceLeftMs(driver: MeterDriver, account: Account): Promise<numbe
     if (left <= 0) return 0;
     slot.__graceEnds = Date.now() + left;
   }
+  // Both ends are whole milliseconds: an account made in the same millisecond as this
+  // instance learnt of the loss (a signup straight after it) counts as made since.
   const emptySince = slot.__graceEnds! - grace;
-  return Date.parse(account.createdAt) > emptySince ? 0 : left;
+  return Date.parse(account.createdAt) >= emptySince ? 0 : left;
 }
 
 export type Reseed = { ok: true } | { ok: false; retryAfterMs: number };
