@@ -1,4 +1,4 @@
-import { artQuads } from "./coarse";
+import { artQuads, coarseQuads } from "./coarse";
 import { copiesOf, onSquare, orderCorners, squareToQuad, type Gray, type Quad } from "./outline";
 import { cornersOf, refineSides, scaleLines, snapSides } from "./refine";
 import { ART_BOX, FACE } from "./render";
@@ -36,5 +36,21 @@ export function cardsFromArt(g: Gray, max: number, lines = 26): Quad[] {
       const m = squareToQuad(w as Quad);
       return corners.map(([u, v]) => onSquare(m, u, v)) as Quad;
     });
+  });
+}
+
+/**
+ * Card-shaped quads of the photo other than the one findCard chose, best supported first, each
+ * snapped onto the edges near it on the small copy (refined on the full image where it can be):
+ * on a cluttered table the best supported quad is often a finger's or a plank's, while the
+ * card's own is among the next few. identify.ts judges each by its artwork, strictly.
+ */
+export function otherCards(g: Gray, max: number, lines: number): Quad[] {
+  const { k, planes, small } = copiesOf(g);
+  return coarseQuads(small, max, lines).map((q0) => {
+    const snapped = snapSides(small, q0);
+    const fine = snapped && refineSides(planes, scaleLines(snapped.lines, k), k + 1.5);
+    const q = fine?.quad ?? (snapped && cornersOf(scaleLines(snapped.lines, k))) ?? q0.map((p) => ({ x: p.x * k + (k - 1) / 2, y: p.y * k + (k - 1) / 2 }));
+    return orderCorners(q as Quad);
   });
 }
