@@ -14,11 +14,12 @@ import { nearest, visionIndex } from "./search";
 // outline, square it up, describe its artwork, scan the in-memory index with the coarse
 // vectors, re-rank the best few with the fine grids, and say no_match when even the best is
 // not credible. Both upright readings of the outline (0° and 180°) are tried, and so is the
-// whole frame, for a photo cropped to the card. When none is credible the outline is searched
-// deeper, then the next card-shaped quads of the photo are tried, then the artwork's window. When no artwork is credible, the outline's
-// printed line is read on its own and the few cards it names are measured by their artwork
-// (read-line.ts): glare over the art does not reach the line. When the line names none either,
-// the nearest artworks' cards are compared by their whole faces (face.ts).
+// whole frame, for a photo cropped to the card. When none is credible, the outline is searched
+// deeper, then the artwork's window and the photo's next card-shaped quads are tried. When no
+// artwork is credible, the outline's printed line is read on its own and the few cards it names
+// are measured by their artwork (read-line.ts): glare over the art does not reach the line.
+// When the line names none either, the nearest artworks' cards are compared by their whole
+// faces (face.ts).
 //
 // Cards that share their artwork (reprints, translations: art.ts) have one descriptor between
 // them: the search ranks artwork groups, and credibility compares the best group with the next

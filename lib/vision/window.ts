@@ -19,19 +19,15 @@ const ART_ASPECT = ((ART_BOX.y1 - ART_BOX.y0) * FACE.height) / ((ART_BOX.x1 - AR
  */
 export function cardsFromArt(g: Gray, max: number, lines = 26): Quad[] {
   // findCard's copies of the photo: their lines were found already.
-  const { k, planes, small } = copiesOf(g);
+  const copies = copiesOf(g);
   const span = { u: ART_BOX.x1 - ART_BOX.x0, v: ART_BOX.y1 - ART_BOX.y0 };
   const corners = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([u, v]) => [(u! - ART_BOX.x0) / span.u, (v! - ART_BOX.y0) / span.v] as const);
-  return artQuads(small, max, lines, ART_ASPECT).flatMap((q0) => {
+  return artQuads(copies.small, max, lines, ART_ASPECT).flatMap((q0) => {
     // The rough lines onto the window's edges (the outermost near them: its printed frame), then
     // to a fraction of a pixel on the full image: the card's corners are far out from the window,
     // where an error in its corners grows three times over.
-    const snapped = snapSides(small, q0, { in: 0.05, out: 0.01 });
-    const fine = snapped && refineSides(planes, scaleLines(snapped.lines, k), k + 1.5);
-    const rough = q0.map((p) => ({ x: p.x * k + (k - 1) / 2, y: p.y * k + (k - 1) / 2 }));
-    const q = fine?.quad ?? (snapped && cornersOf(scaleLines(snapped.lines, k))) ?? rough;
     // orderCorners sets the long sides upright; the window's long sides run across the card.
-    const a = orderCorners(q);
+    const a = onFull(copies, q0, { in: 0.05, out: 0.01 });
     return [[a[3], a[0], a[1], a[2]], [a[1], a[2], a[3], a[0]]].map((w) => {
       const m = squareToQuad(w as Quad);
       return corners.map(([u, v]) => onSquare(m, u, v)) as Quad;
@@ -46,11 +42,18 @@ export function cardsFromArt(g: Gray, max: number, lines = 26): Quad[] {
  * card's own is among the next few. identify.ts judges each by its artwork, strictly.
  */
 export function otherCards(g: Gray, max: number, lines: number): Quad[] {
-  const { k, planes, small } = copiesOf(g);
-  return coarseQuads(small, max, lines).map((q0) => {
-    const snapped = snapSides(small, q0);
-    const fine = snapped && refineSides(planes, scaleLines(snapped.lines, k), k + 1.5);
-    const q = fine?.quad ?? (snapped && cornersOf(scaleLines(snapped.lines, k))) ?? q0.map((p) => ({ x: p.x * k + (k - 1) / 2, y: p.y * k + (k - 1) / 2 }));
-    return orderCorners(q as Quad);
-  });
+  const copies = copiesOf(g);
+  return coarseQuads(copies.small, max, lines).map((q0) => onFull(copies, q0));
+}
+
+/**
+ * A rough quad of the small copy on the full image, corners ordered: its sides snapped onto the
+ * outermost edges within `reach`, then refined to a fraction of a pixel, as far as each step finds
+ * its edges.
+ */
+function onFull({ k, planes, small }: ReturnType<typeof copiesOf>, q0: Quad, reach?: { in: number; out: number }): Quad {
+  const snapped = snapSides(small, q0, reach);
+  const fine = snapped && refineSides(planes, scaleLines(snapped.lines, k), k + 1.5);
+  const rough = q0.map((p) => ({ x: p.x * k + (k - 1) / 2, y: p.y * k + (k - 1) / 2 })) as Quad;
+  return orderCorners(fine?.quad ?? (snapped && cornersOf(scaleLines(snapped.lines, k))) ?? rough);
 }
