@@ -81,3 +81,19 @@ test("a page's address that does not decode, or holds a NUL, is a 400, not a 500
   }
   expect((await request.get("/sets/%2500/symbol.svg")).status()).toBe(404);
 });
+
+test("a page's form posted from another origin, or declaring a body over Next's limit, is refused in the envelope, not a 500", async ({ request }) => {
+  // Next answered both with a 500 and a digest. The action id needs no meaning: both are refused
+  // before Next looks it up.
+  const action = { "next-action": "7f00000000000000000000000000000000000000aa", "content-type": "text/plain;charset=UTF-8" };
+  for (const origin of ["http://evil.example", "null"]) {
+    const res = await request.post("/sign-in", { headers: { ...action, origin }, data: "[]" });
+    expect(res.status(), origin).toBe(403);
+    const body = await res.json();
+    expect(body.error.code, origin).toBe("FORBIDDEN_ORIGIN");
+    expect(res.headers()["x-request-id"], origin).toBe(body.error.request_id);
+  }
+  const big = await request.post("/sign-in", { headers: { ...action, origin: new URL(test.info().project.use.baseURL!).origin }, data: "x".repeat(1024 * 1024 + 1) });
+  expect(big.status()).toBe(413);
+  expect((await big.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+});

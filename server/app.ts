@@ -4,7 +4,7 @@ import { allowOf, answer } from "@/app/api/v1/router";
 import { ApiError } from "@/lib/api/errors";
 import { errorAnswer, newRequestId } from "@/lib/api/respond";
 import {
-  answerClientErrors, badTarget, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, refuseTarget, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
+  actionRefusal, answerClientErrors, badTarget, checkBeforeListening, MAX_HEADER_BYTES, internalError, isApiPath, onShutdown, securityHeaders, refuseTarget, sendAnswer, setSecurityHeaders, stampClientIp, toWebRequest,
 } from "./http";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 import { startEmbeddedStripe } from "./stripe-fake";
@@ -39,9 +39,11 @@ async function main(): Promise<void> {
       if (api) {
         const sending = sendAnswer(res, await answer(toWebRequest(req, `localhost:${port}`)), securityHeaders(req, true));
         if (sending) await sending;
-      } else if (!PAGE_METHODS.has(req.method ?? "")) {
-        // Next answers TRACE and made-up methods with a 500: they are refused here instead.
-        const refused = sendAnswer(res, errorAnswer(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not a method pages answer.`), newRequestId()), securityHeaders(req, true));
+      } else if (!PAGE_METHODS.has(req.method ?? "") || actionRefusal(req)) {
+        // Next answers TRACE and made-up methods, and server actions from another origin or
+        // over its body limit, with a 500: they are refused here instead.
+        const why = actionRefusal(req) ?? new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not a method pages answer.`);
+        const refused = sendAnswer(res, errorAnswer(why, newRequestId()), securityHeaders(req, true));
         if (refused) await refused;
       } else {
         setSecurityHeaders(req, res, false, dev);

@@ -86,6 +86,35 @@ const HSTS = { "strict-transport-security": "max-age=31536000; includeSubDomains
 const API_SECURITY_HTTPS = { ...API_SECURITY, ...HSTS };
 
 /** Headers every answer carries, pages and API alike; HSTS only where the client came over https. Read only. */
+/** Next's default limit on a server action's body (serverActions.bodySizeLimit). */
+const ACTION_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * A server action (a page's form posted with a Next-Action header) that Next would refuse with a
+ * 500 and a digest: one posted from another origin than the host it was sent to (Next's own
+ * check: Origin's host against X-Forwarded-Host, else Host), or one declaring a body over its
+ * limit. Refused here instead, in the error envelope, before Next reads it.
+ */
+export function actionRefusal(req: IncomingMessage): ApiError | undefined {
+  if (req.method !== "POST" || req.headers["next-action"] === undefined) return undefined;
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    const forwarded = req.headers["x-forwarded-host"];
+    const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || req.headers.host;
+    let from: string | undefined;
+    try {
+      from = new URL(origin).host;
+    } catch {
+      from = undefined;
+    }
+    if (!from || from !== host) return new ApiError("FORBIDDEN_ORIGIN", "This form can only be sent from the site's own pages.");
+  }
+  if (Number(req.headers["content-length"] ?? 0) > ACTION_BODY_LIMIT) {
+    return new ApiError("PAYLOAD_TOO_LARGE", `A form's body may be at most ${ACTION_BODY_LIMIT} bytes.`, { max_bytes: ACTION_BODY_LIMIT });
+  }
+  return undefined;
+}
+
 export function securityHeaders(req: IncomingMessage, api: boolean, dev = false): Readonly<Record<string, string>> {
   const https = (req.socket as { encrypted?: boolean } | null)?.encrypted
     || (env().TRUST_PROXY > 0 && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim() === "https");

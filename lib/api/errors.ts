@@ -27,6 +27,7 @@ export const ERRORS = {
   INVALID_SIGNATURE: [400, "The webhook's Stripe-Signature does not match its body, or is too old."],
   PAYLOAD_TOO_LARGE: [413, "The request body or upload is larger than the route accepts."],
   HEADERS_TOO_LARGE: [431, "The request line and headers are longer than the server reads (64 KiB)."],
+  FORBIDDEN_ORIGIN: [403, "A form of the site's pages was posted from another origin."],
   PLAN_REQUIRED: [403, "Feature outside the plan, or email not yet confirmed. Follow `details.next_step`."],
   TRIAL_EXPIRED: [403, "Trial over (30 days from signup) and the route costs credits."],
   CARD_ALLOWANCE_EXCEEDED: [403, "The request would add new distinct cards beyond the plan's allowance."],
