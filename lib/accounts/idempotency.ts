@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, type ErrorCode } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { seal, unseal } from "./seal";
@@ -49,8 +49,13 @@ async function purgeExpired(): Promise<void> {
     select ctid from idempotency_keys where expires_at <= now() limit 500)`);
 }
 
+/**
+ * `keep`: refusals that are the request's answer, not a failure to make one (an address that
+ * has an account): stored and replayed like a success, so that the key then refuses another
+ * body as it would after one. Any other error frees the key for a retry.
+ */
 export async function withIdempotency(
-  scope: string, key: string, body: unknown, work: () => Promise<Stored>, opts: { secretField?: string } = {},
+  scope: string, key: string, body: unknown, work: () => Promise<Stored>, opts: { secretField?: string; keep?: readonly ErrorCode[] } = {},
 ): Promise<Answer> {
   const db = await getDb();
   const hash = requestHash(body);
@@ -71,6 +76,12 @@ export async function withIdempotency(
       .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
     return { ...result, replayed: false };
   } catch (err) {
+    if (err instanceof ApiError && opts.keep?.includes(err.code)) {
+      const refusal = JSON.stringify({ error: { code: err.code, message: err.message, details: err.details ?? null } });
+      await db.update(idempotencyKeys).set({ status: err.status, response: refusal as never })
+        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+      throw err;
+    }
     // A failed first attempt leaves nothing to replay: the same key may try again.
     await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
     throw err;
@@ -97,11 +108,14 @@ async function replay(scope: string, key: string, hash: string, secretField: str
   if (!prior || prior.status === null) {
     throw new ApiError("IDEMPOTENCY_CONFLICT", "A request with this Idempotency-Key is still being processed. Retry in a moment.", { idempotency_key: key });
   }
-  if (!prior.secretEnc) return { status: prior.status, body: stored(prior.response), replayed: true };
+  const answer = stored(prior.response) as { error?: { code: ErrorCode; message: string; details: Record<string, unknown> | null } };
+  // A kept refusal is given again as the error it was, under this request's id.
+  if (answer?.error) throw new ApiError(answer.error.code, answer.error.message, answer.error.details ?? undefined);
+  if (!prior.secretEnc) return { status: prior.status, body: answer, replayed: true };
   const secret = unseal(prior.secretEnc, SEAL_PURPOSE);
   // Sealed under another server secret (it was rotated): the answer cannot be given again.
   if (secret === undefined) {
     throw new ApiError("IDEMPOTENCY_CONFLICT", "The first answer of this Idempotency-Key can no longer be replayed. Use a new key.", { idempotency_key: key });
   }
-  return { status: prior.status, body: join(stored(prior.response), secretField, secret), replayed: true };
+  return { status: prior.status, body: join(answer, secretField, secret), replayed: true };
 }

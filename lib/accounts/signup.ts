@@ -81,7 +81,7 @@ export async function scriptSignup(req: Request, key: string, body: { email: str
   }
   return withIdempotency("accounts_free", key, body, async () => ({
     status: 201, body: { data: await createTrialAccount(body.email) },
-  }), { secretField: "api_key" });
+  }), { secretField: "api_key", keep: ["ACCOUNT_EXISTS"] });
 }
 
 export type Registered = { email: string; next_step: { action: "confirm_email"; message: string } };

@@ -191,6 +191,22 @@ describe("POST /v1/accounts/free", () => {
       expect(text).not.toContain(first.body.data.account_id);
     }
   });
+  it("an Idempotency-Key whose first request met an existing address keeps that answer: replayed for the same body, IDEMPOTENCY_CONFLICT for another", async () => {
+    const email = newEmail();
+    expect((await signup({ email })).status).toBe(201);
+    const key = randomUUID();
+    const first = await signup({ email }, { idempotencyKey: key });
+    expect(expectEnvelope(first.res, first.body).code).toBe("ACCOUNT_EXISTS");
+    // Another body under the key: before, only a 201 was kept, and this made a second account.
+    const other = newEmail();
+    const conflict = await signup({ email: other }, { idempotencyKey: key });
+    expect(conflict.status).toBe(409);
+    expect(expectEnvelope(conflict.res, conflict.body).code).toBe("IDEMPOTENCY_CONFLICT");
+    expect(await query("select 1 from accounts where lower(email) = lower($1)", [other])).toHaveLength(0);
+    const again = await signup({ email }, { idempotencyKey: key });
+    const e = expectEnvelope(again.res, again.body);
+    expect([again.status, e.code, e.message, e.details]).toEqual([409, "ACCOUNT_EXISTS", first.body.error.message, first.body.error.details]);
+  });
 });
 
 describe("the unconfirmed trial and its confirmation", () => {

@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/accounts/free",
     operationId: "createFreeAccount",
     summary: "Create a free trial key (for scripts)",
-    description: "An email address in, a working trial key out, no card. Send a fresh random Idempotency-Key (16 characters or more) per signup. The key has 50 credits until the address is confirmed through the link we mail, then the full trial: 800 credits over 30 days. The account has no password: set one through the recovery page to use the dashboard.",
+    description: "An email address in, a working trial key out, no card. Send a fresh random Idempotency-Key (16 characters or more) per signup. For 24 hours the same key and body get the same answer again (the 201, or the 409 ACCOUNT_EXISTS), and the key with another body 409 IDEMPOTENCY_CONFLICT; a request refused for its input (400) or its pace (429) does not use up the key. The key has 50 credits until the address is confirmed through the link we mail, then the full trial: 800 credits over 30 days. The account has no password: set one through the recovery page to use the dashboard.",
     tags: ["Accounts"],
     auth: "none",
     headers: IdempotencyHeaders,
