@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
+import { SALES_STEP } from "@/lib/meter/refusals";
 import type { Account } from "@/lib/accounts/types";
 import { configuredOrigin } from "@/lib/env";
 import { billingRow, forgetCustomer, keepCustomer, type BillingRow } from "./queries/accounts";
@@ -8,12 +9,6 @@ import { callStripe, isMissing, stripe } from "./stripe";
 // Subscribing: the account's Stripe customer (made once), then a Checkout Session for the plan's
 // price. Nothing about the account changes here: the plan moves when Stripe's signed webhook says
 // the session was paid (sync.ts).
-
-export const SALES_STEP = {
-  action: "contact_sales",
-  email: "sales@pokeprice.example",
-  message: "Enterprise plans are negotiated (rate, credits, terms): write to sales@pokeprice.example and we set the plan up for the account.",
-};
 
 /**
  * The Stripe customer of the account, created on first need; two racing calls keep one. A stored

@@ -3,7 +3,7 @@ import type { Account } from "@/lib/accounts/types";
 import type { CostRule } from "./costs";
 import { atLeast, PLANS, TRIAL_FEATURE_CALLS } from "./plans";
 import { isConfirmed, isTrial, standing, trialExpired } from "./policy";
-import { confirmEmailStep, payInvoiceStep, planRequired, subscribeStep, trialExpiredError, upgradeStep } from "./refusals";
+import { confirmEmailStep, payInvoiceStep, planRequired, planStep, subscribeStep, trialExpiredError } from "./refusals";
 
 // Step 4 of the pipeline, before any credit is reserved: is this route open to the plan?
 // Returns the refusal, or the counted feature the meter must charge a trial call to.
@@ -35,7 +35,7 @@ export function gate(account: Account, rule: CostRule, cost: number, now = Date.
   return {
     ok: false,
     error: planRequired(message, {
-      plan: account.plan, plan_required: min, next_step: upgradeStep(min, `${PLANS[min].plan} opens this route.`),
+      plan: account.plan, plan_required: min, next_step: planStep(account, min, `${PLANS[min].plan} opens this route.`),
     }),
   };
 }

@@ -7,7 +7,7 @@ import type { Plan } from "./costs";
 import { policyHeader } from "./plans";
 import { allowance, featureLimit, utcDay, type Allowance } from "./policy";
 import { holdMs, reseed } from "./rebuild";
-import { confirmEmailStep, secondsToMidnight, upgradeStep } from "./refusals";
+import { confirmEmailStep, nextPlan, planStep, secondsToMidnight, upgradeStep } from "./refusals";
 import { queueSettle, returnSettles, takeSettles, track } from "./settle-queue";
 import { Outcome, UNSETTLED, type AcquireInput, type AcquireResult, type SettleResult } from "./types";
 
@@ -235,7 +235,8 @@ function quotaError(lease: Lease, r: AcquireResult): ApiError {
   }
   const resets = a.period.resetsAt;
   return new ApiError("QUOTA_EXCEEDED", `The ${lease.account.plan} plan's ${a.credits} credits of this period are spent.${resets ? ` They renew at ${resets}.` : ""}`, {
-    ...base, renews: true, resets_at: resets, next_step: upgradeStep(lease.account.plan === "developer" ? "growth" : "professional", "More credits come with a larger plan."),
+    ...base, renews: true, resets_at: resets,
+    next_step: planStep(lease.account, nextPlan(lease.account.plan), lease.account.plan === "enterprise" ? "More credits are negotiated." : "More credits come with a larger plan."),
   });
 }
 
@@ -293,7 +294,7 @@ export async function settle(lease: Lease, status: number, cardIds: string[] = [
     const error = new ApiError("CARD_ALLOWANCE_EXCEEDED", `This answer would add ${result.newCards} new cards beyond the plan's allowance of ${a.cards} distinct cards${a.trial ? " for the whole trial" : " this period"}. Cards already retrieved keep answering.`, {
       cards_used: result.cardsBefore, card_allowance: a.cards, new_cards: result.newCards,
       ...(a.trial ? {} : { resets_at: a.period.resetsAt }),
-      next_step: upgradeStep("growth", "Growth and larger plans have no card allowance."),
+      next_step: planStep(lease.account, "growth", "Growth and larger plans have no card allowance."),
     });
     return { ok: false, error, headers: meterHeaders(lease, { charged: 0, refunded: true }) };
   }

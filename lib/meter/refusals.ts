@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
-import { PLANS } from "./plans";
+import { PLAN_ORDER, PLANS } from "./plans";
 import type { Plan } from "./costs";
 
 // The refusals of the meter and the plan gate, with the details SPEC.md lists for each, and
@@ -16,6 +16,37 @@ export function confirmEmailStep(a: Account): NextStep {
   };
 }
 
+/** Enterprise is negotiated, never sold through Stripe: its step is to write to sales. */
+export const SALES_STEP = {
+  action: "contact_sales",
+  email: "sales@pokeprice.example",
+  message: "Enterprise plans are negotiated (rate, credits, terms): write to sales@pokeprice.example and we set the plan up for the account.",
+};
+
+/** The plan above `plan` (enterprise has none: more is negotiated with sales). */
+export const nextPlan = (plan: Plan): Plan => PLAN_ORDER[Math.min(PLAN_ORDER.indexOf(plan) + 1, PLAN_ORDER.length - 1)]!;
+
+/** A Stripe subscription that still runs: a plan changes through it, never through a second Checkout. */
+const subscribed = (a: Account) => a.plan !== "trial" && a.billingInterval !== null && a.status !== "canceled";
+
+/**
+ * The step that takes `account` to `plan`, one that works for it: sales for enterprise, a change
+ * of the running subscription (POST /v1/billing/subscription, where Checkout answers 409
+ * SUBSCRIPTION_EXISTS), otherwise Checkout.
+ */
+export function planStep(account: Account, plan: Plan, reason: string): NextStep {
+  if (plan === "enterprise") return { ...SALES_STEP, plan, message: `${reason} ${SALES_STEP.message}` };
+  const step = upgradeStep(plan, reason);
+  if (!subscribed(account)) return step;
+  const { checkout: _checkout, ...rest } = step;
+  return {
+    ...rest,
+    action: "change_plan",
+    change: "POST /v1/billing/subscription",
+    message: `${reason} The account owner can change the subscription to ${plan} (from ${PLANS[plan].monthlyEur} EUR a month) in the dashboard or with POST /v1/billing/subscription.`,
+  };
+}
+
 export function upgradeStep(plan: Plan, reason: string): NextStep {
   const p = PLANS[plan];
   return {
@@ -27,8 +58,9 @@ export function upgradeStep(plan: Plan, reason: string): NextStep {
   };
 }
 
-/** A canceled subscription: subscribe again through Checkout. */
+/** A canceled subscription: subscribe again through Checkout (an enterprise contract: through sales). */
 export function subscribeStep(plan: Plan): NextStep {
+  if (plan === "enterprise") return { ...SALES_STEP, plan, message: `The contract has ended. ${SALES_STEP.message}` };
   return { ...upgradeStep(plan, "The subscription is canceled."), action: "subscribe" };
 }
 

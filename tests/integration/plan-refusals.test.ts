@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { makeAccount } from "../helpers/accounts";
 import { as, expectNoMeterHeaders, expectRefusal, isoDaysFromNow, paced, type Answer } from "../helpers/meter";
-import { setCreditsUsed, setTrialExpiry, useAdminToken } from "../helpers/meter";
+import { operator, setCreditsUsed, setTrialExpiry, useAdminToken } from "../helpers/meter";
+import { query } from "../helpers/db";
 
 // SPEC.md QUOTA_EXCEEDED details 7: PLAN_REQUIRED and TRIAL_EXPIRED are decided before the meter
 // and carry X-Error-Code but no quota or rate headers. Every path that gives one, including the
@@ -69,5 +70,40 @@ describe("plan refusals carry no meter headers", () => {
     const sets = await as(trial.key, "GET", "/v1/sets");
     for (const a of [grade, sets]) expectRefusal(a, 429, "QUOTA_EXCEEDED");
     expect([grade.body.error.details.next_step.plan, sets.body.error.details.next_step.plan]).toEqual(["growth", "developer"]);
+  });
+});
+
+describe("a next step the account can take", () => {
+  const spent = async (plan: "developer" | "growth" | "professional", interval: string | null) => {
+    const a = await makeAccount({ plan, confirmed: true });
+    // A Stripe subscription, as the webhook leaves it (before the account's first call is cached).
+    if (interval) await query("update accounts set billing_interval = $2 where id = $1", [a.id, interval]);
+    await setCreditsUsed(a.id, { developer: 50_000, growth: 200_000, professional: 500_000 }[plan]);
+    const r = await as(a.key, "GET", "/v1/sets");
+    expectRefusal(r, 429, "QUOTA_EXCEEDED");
+    return r.body.error.details.next_step;
+  };
+
+  it("spent credits point at the plan above: Checkout without a subscription, a plan change with one, sales above Professional", async () => {
+    // Before: Professional was told to subscribe to Professional, and a subscribed account was sent to Checkout (409).
+    expect(await spent("developer", null)).toMatchObject({ action: "upgrade", plan: "growth", checkout: "POST /v1/billing/checkout" });
+    const change = await spent("growth", "month");
+    expect(change).toMatchObject({ action: "change_plan", plan: "professional", change: "POST /v1/billing/subscription" });
+    expect(change).not.toHaveProperty("checkout");
+    expect(await spent("professional", "year")).toMatchObject({ action: "contact_sales", plan: "enterprise" });
+  });
+
+  it("a subscribed Developer refused movers is told to change its plan; an ended enterprise contract, to write to sales", async () => {
+    const dev = await makeAccount({ plan: "developer", confirmed: true });
+    await query("update accounts set billing_interval = 'month' where id = $1", [dev.id]);
+    const movers = await as(dev.key, "GET", "/v1/prices/movers");
+    expectPlanRefusal(movers, "PLAN_REQUIRED");
+    expect(movers.body.error.details.next_step).toMatchObject({ action: "change_plan", plan: "growth" });
+    const ent = await makeAccount({ plan: "enterprise", confirmed: true });
+    expect((await operator("POST", `/${ent.id}/flags`, { status: "canceled" })).res.status).toBe(200);
+    const refused = await as(ent.key, "GET", "/v1/sets");
+    expectPlanRefusal(refused, "PLAN_REQUIRED");
+    expect(refused.body.error.details.next_step).toMatchObject({ action: "contact_sales", plan: "enterprise" });
+    expect(refused.body.error.details.next_step.message).not.toMatch(/null EUR/);
   });
 });

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import Stripe from "stripe";
 import { ApiError } from "@/lib/api/errors";
 import type { Account } from "@/lib/accounts/types";
-import { SALES_STEP } from "@/lib/billing/checkout";
+import { SALES_STEP } from "@/lib/meter/refusals";
 import { listInvoices, type InvoiceRow } from "@/lib/billing/manage";
 import { PAID_PLANS } from "@/lib/billing/prices";
 import { billingSummary } from "@/lib/billing/summary";
