@@ -9,8 +9,9 @@ import { allowance, utcDay } from "@/lib/meter/policy";
 import { afterConfirmed, markConfirmed } from "./confirm";
 import { announceAccountChange } from "./invalidate";
 import { getMe } from "./me";
+import { listKeys } from "./keys";
 import { keyJson } from "./present";
-import { insertAudit, selectAccount, selectAudit, selectKeys, updateAccount } from "./queries/accounts";
+import { insertAudit, selectAccount, selectAudit, updateAccount } from "./queries/accounts";
 import type { Account } from "./types";
 
 // Operator actions (CONTRACT.md §6). Each one is written to the audit log with who, what and
@@ -36,7 +37,7 @@ async function audited(op: Operator, accountId: string, action: string, details:
 export async function adminGetAccount(id: string) {
   const account = await load(id);
   const me = (await getMe(account)).body.data;
-  const keys = await selectKeys(id);
+  const keys = await listKeys(id);
   return { body: { data: { ...me, trial_started_at: account.trialStartedAt, period_start: account.periodStart, period_end: account.periodEnd, legacy_paging: account.legacyPaging, keys: keys.map(keyJson) } } };
 }
 

@@ -463,6 +463,16 @@ describe("operator routes", () => {
     expect(JSON.stringify(body)).not.toContain(acct.key);
   });
 
+  it("the operator's view counts each key's calls of 30 days as the owner's list does", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    for (let i = 0; i < 3; i++) expect((await as(acct.key, "GET", "/v1/sets?limit=1")).status).toBe(200);
+    const own = await as(acct.key, "GET", "/v1/keys");
+    expect(own.body.data[0].requests_30d).toBeGreaterThanOrEqual(3);
+    const { body } = await operator("GET", `/${acct.id}`);
+    // It said 0 for every key.
+    expect(body.data.keys[0].requests_30d).toBe(own.body.data[0].requests_30d + 1);
+  });
+
   /** A body each operator route accepts (CONTRACT.md §6), by the path's last segment. */
   const VALID_BODIES: Record<string, unknown> = {
     trial: { expires_at: "2030-01-01T00:00:00Z" }, credits: { used: 1 }, plan: { plan: "growth" }, flags: { legacy_paging: false },
