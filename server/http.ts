@@ -331,19 +331,29 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; status: string; message: 
   HPE_HEADER_OVERFLOW: { code: "HEADERS_TOO_LARGE", status: "431 Request Header Fields Too Large", message: `The request line and headers are limited to ${MAX_HEADER_BYTES} bytes: send long id lists in several requests.` },
 };
 const MALFORMED = { code: "INVALID_PARAMETER" as ErrorCode, status: "400 Bad Request", message: "The request is not valid HTTP/1.1." };
+const TIMEOUT = { code: "REQUEST_TIMEOUT" as ErrorCode, status: "408 Request Timeout", message: "The request's headers or body did not arrive in time." };
 
 /**
  * Requests node's parser refuses before there is a request to answer: an unknown method gets 405
  * METHOD_NOT_ALLOWED, a line and headers past MAX_HEADER_BYTES 431 HEADERS_TOO_LARGE, anything
- * else malformed 400 INVALID_PARAMETER, in the envelope with a request id, instead of node's
- * bare status line. A timeout keeps node's own 408.
+ * else malformed 400 INVALID_PARAMETER, headers or a body that do not arrive in time 408
+ * REQUEST_TIMEOUT, in the envelope with a request id, instead of node's bare status line (or,
+ * for CONNECT, which node hands to a listener of its own, nothing at all).
  */
 export function answerClientErrors(server: Server, allowOf?: (path: string) => string | null | undefined): void {
+  server.on("connect", (req: IncomingMessage, socket: Socket) => {
+    const path = (req.url ?? "").split("?")[0]!;
+    const allow = isApiPath(path) && allowOf ? allowOf(path) : undefined;
+    const e = allow === null
+      ? { code: "NOT_FOUND" as ErrorCode, status: "404 Not Found", message: "No route has this path. The API reference is at /v1/openapi.json." }
+      : { code: "METHOD_NOT_ALLOWED" as ErrorCode, status: "405 Method Not Allowed", message: "CONNECT is not a method this server answers." };
+    if (socket.writable) writeRefusal(socket, e, allow ? { allow } : {});
+    else socket.destroy();
+  });
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
-    let e = (err.code && CLIENT_ERRORS[err.code]) || (err.code?.startsWith("HPE_") ? MALFORMED : undefined);
+    let e = (err.code && CLIENT_ERRORS[err.code]) || (err.code?.startsWith("HPE_") ? MALFORMED : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? TIMEOUT : undefined);
     if (!e || !socket.writable) {
-      if (socket.writable && err.code === "ERR_HTTP_REQUEST_TIMEOUT") socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
-      else socket.destroy();
+      socket.destroy();
       return;
     }
     // A method the parser does not know (TRACK, a made-up one) on a /v1 path: 405 with the path's
@@ -355,11 +365,16 @@ export function answerClientErrors(server: Server, allowOf?: (path: string) => s
       if (allow === null) e = { code: "NOT_FOUND", status: "404 Not Found", message: "No route has this path. The API reference is at /v1/openapi.json." };
       else if (allow) extra.allow = allow;
     }
-    const a = errorAnswer(new ApiError(e.code, e.message), newRequestId());
-    const body = Buffer.from(a.body as string);
-    const headers = { ...API_SECURITY, ...a.headers, ...extra, "content-length": String(body.length), connection: "close" };
-    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${e.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));
+    writeRefusal(socket, e, extra);
   });
+}
+
+/** An error answer written straight to the socket, which then closes. */
+function writeRefusal(socket: Socket, e: { code: ErrorCode; status: string; message: string }, extra: Record<string, string>): void {
+  const a = errorAnswer(new ApiError(e.code, e.message), newRequestId());
+  const body = Buffer.from(a.body as string);
+  const headers = { ...API_SECURITY, ...a.headers, ...extra, "content-length": String(body.length), connection: "close" };
+  socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${e.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`, "latin1"), body]));
 }
 
 /** How long the rest of a refused body is read and dropped after the answer, before the connection is cut. */

@@ -49,6 +49,14 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/**
+ * A GET's body is never read (its routes take none), but one declared past MAX_JSON_BODY is
+ * refused as on every other route: a header read, nothing awaited.
+ */
+export function refuseDeclaredBody(req: Request): void {
+  if (declaredLength(req) > MAX_JSON_BODY) throw tooLarge("Bodies", MAX_JSON_BODY);
+}
+
 /** A body schema that takes no body at all (`.optional()`): an empty request body is then no body. */
 export const bodyOptional = (schema: { safeParse(v: unknown): { success: boolean } }) => schema.safeParse(undefined).success;
 

@@ -211,7 +211,8 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
         "On any path under /v1, a method the path does not serve is `405 METHOD_NOT_ALLOWED` with `Allow`, " +
         "and a request line and headers over 64 KiB are `431 HEADERS_TOO_LARGE`, both in the error envelope with `X-Credits-Cost: 0`. " +
         "Every path also answers OPTIONS (a CORS preflight): 204 with `Allow` and the CORS headers, no key, no credits.\n\n" +
-        `A JSON body is limited to ${MAX_JSON_BODY.toLocaleString("en")} bytes on every route that takes one (and on those that take none), ` +
+        `A JSON body is limited to ${MAX_JSON_BODY.toLocaleString("en")} bytes on every route that takes one (and on those that take none; ` +
+        "a GET's body is never read, so there it is the declared `Content-Length` that counts), " +
         "a photo to the size its operation names: past either, `413 PAYLOAD_TOO_LARGE`.",
     },
     servers: [{ url: "/" }],

@@ -3,7 +3,7 @@ import { acquire, settle, type Lease } from "@/lib/meter/meter";
 import { gate } from "@/lib/meter/gate";
 import { ANONYMOUS, authenticate, ExpiredKey, trialHeader, type Principal } from "./auth";
 import { logAnswer, watchSettle, type Pending } from "@/lib/usage/record";
-import { bodyOptional, readJson, readUpload } from "./body";
+import { bodyOptional, readJson, readUpload, refuseDeclaredBody } from "./body";
 import { ApiError } from "./errors";
 import { acceptsGzip, gzipEtag, gzipOf, GZIP_MIN_BYTES } from "./compress";
 import { etagOf, matchesIfNoneMatch } from "./etag";
@@ -64,6 +64,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const cost = spec.auth === "key" ? spec.cost.credits({ query: input.query, params: input.params }) : 0;
     const feature = gatePlan(spec, principal, cost);
     // Most routes read no body: no await (each one a turn of the microtask queue) for them.
+    if (spec.method === "GET") refuseDeclaredBody(req);
     const { body, upload } = spec.method === "GET" || spec.rawBody ? NO_BODY : await readBody(spec, req);
     lease = await acquireMeter(spec, principal, cost, feature);
     if (lease) pending = watchSettle(lease);

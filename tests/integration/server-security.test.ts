@@ -103,6 +103,24 @@ describe("methods outside HTTP's usual few", () => {
   });
 });
 
+describe("a GET's body", () => {
+  it("is never read, but one declared past 1,000,000 bytes is 413 PAYLOAD_TOO_LARGE as on every route (it was served, and charged)", async () => {
+    const { hostname, port } = new URL(direct.url);
+    const answer = (length: number) => new Promise<string>((resolve, reject) => {
+      const s = net.connect(Number(port), hostname, () => s.write(`GET /v1/reference HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${"x".repeat(Math.min(length, 10))}`));
+      let text = "";
+      s.setEncoding("latin1");
+      s.on("data", (d) => (text += d));
+      s.on("error", reject);
+      s.on("close", () => resolve(text));
+    });
+    const big = await answer(1_000_001);
+    expect(big.split("\r\n", 1)[0]).toBe("HTTP/1.1 413 Payload Too Large");
+    expect(big).toContain('"code":"PAYLOAD_TOO_LARGE"');
+    expect((await answer(10)).split("\r\n", 1)[0]).toBe("HTTP/1.1 200 OK");
+  });
+});
+
 const envelope = (r: { body: string }) => JSON.parse(r.body.slice(r.body.indexOf("{"), r.body.lastIndexOf("}") + 1)) as { error: { code: string; request_id: string } };
 
 describe("the request line alone names the route", () => {
