@@ -24,7 +24,9 @@ import type { Ctx, RouteSpec, Upload } from "./route";
 //   4. plan gate           PLAN_REQUIRED / TRIAL_EXPIRED, before any credit is reserved
 //   5. body                read within the route's limit (413), then validated: JSON by zod,
 //                          a photo sniffed (400s); see body.ts
-//   6. meter acquire       one atomic script: rate, concurrency, credits (429s)
+//   6. meter acquire       one atomic script: rate, concurrency, credits (429s); a request
+//                          with If-None-Match refused for spent credits goes on, and is
+//                          answered only if it is the free 304 (step 9), the 429 otherwise
 //   7. handler             the route's own work in lib/<domain>, or its cached rendering
 //   8. card allowance      the answer's cards counted; 403 if new ones exceed the allowance
 //   9. ETag / 304          strong validator over the exact body
@@ -66,16 +68,28 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     // Most routes read no body: no await (each one a turn of the microtask queue) for them.
     if (spec.method === "GET") refuseDeclaredBody(req);
     const { body, upload } = spec.method === "GET" || spec.rawBody ? NO_BODY : await readBody(spec, req);
-    lease = await acquireMeter(spec, principal, cost, feature);
+    let refused: MeterRefusal | undefined;
+    try {
+      lease = await acquireMeter(spec, principal, cost, feature);
+    } catch (err) {
+      if (!(refused = revalidating(err, req))) throw err;
+    }
     if (lease) pending = watchSettle(lease);
     const ctx: Ctx<any, any, any> = {
       req, requestId: reqId, query: input.query, params: input.params, body, upload, principal,
       // Bound, not an arrow: tsx's esbuild names every closure made per request (lib/api/context.ts).
       link: linkTo.bind(null, spec, req, input.params),
     };
-    const rendered = await runHandler(spec, req, ctx, input.params);
+    let rendered: Rendered;
+    try {
+      rendered = await runHandler(spec, req, ctx, input.params);
+    } catch (err) {
+      throw refused ?? err;
+    }
     const res = finish(spec, req, reqId, rendered, warnings);
-    const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : {};
+    // Spent credits buy a revalidation only: any other answer is the refusal.
+    if (refused && res.status !== 304) throw refused;
+    const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : (refused?.free ?? {});
     logAnswer({ principal, method: req.method, path: spec.path, requestId: reqId, started, status: res.status, errorCode: null, pending });
     return withHeaders(res, principal, principal.kind === "account" || spec.auth !== "none" ? meter : await unlookedTrial(spec, req));
   } catch (err) {
@@ -123,9 +137,18 @@ async function readBody(spec: RouteSpec<any, any, any>, req: Request): Promise<B
 
 /** A refusal of the meter: it carries the meter's headers, a rejection included. */
 class MeterRefusal extends ApiError {
-  constructor(error: ApiError, readonly meterHeaders: Record<string, string>) {
+  constructor(error: ApiError, readonly meterHeaders: Record<string, string>, readonly free?: Record<string, string>) {
     super(error.code, error.message, error.details, error.headers);
   }
+}
+
+/**
+ * A refusal for spent credits of a request that may be a revalidation: its answer is made all
+ * the same, and given when it is the free 304 (SPEC.md: a 304 costs 0 credits), the refusal
+ * otherwise.
+ */
+function revalidating(err: unknown, req: Request): MeterRefusal | undefined {
+  return err instanceof MeterRefusal && err.free && req.headers.has("if-none-match") ? err : undefined;
 }
 
 /**
@@ -145,7 +168,7 @@ async function acquireMeter(spec: RouteSpec<any, any, any>, principal: Principal
   // Outside production only: lets the benchmark measure the meter's own cost on one process.
   if (env().NODE_ENV !== "production" && process.env.BENCH_UNMETERED === "1") return undefined;
   const outcome = await acquire(principal.account, { route: spec.operationId, cost, feature, minPlan: spec.cost.minPlan });
-  if (!outcome.ok) throw new MeterRefusal(outcome.error, outcome.headers);
+  if (!outcome.ok) throw new MeterRefusal(outcome.error, outcome.headers, outcome.free);
   return outcome.lease;
 }
 

@@ -47,6 +47,25 @@ describe("X-Quota-Remaining: served, refunded and rejected calls", () => {
     expect(int(next, "x-quota-remaining")).toBe(before - int(next, "x-credits-cost"));
   });
 
+  it("a revalidation is free whatever the balance: spent credits still get the 304, and the refusal for anything else", async () => {
+    const acct = await makeAccount({ plan: "growth", confirmed: true });
+    const first = await as(acct.key, "GET", "/v1/cards/base1-4/prices/history");
+    expect(first.status).toBe(200);
+    // 2 credits left, the route costs 5: it was 429 QUOTA_EXCEEDED for the 304 too.
+    await setCreditsUsed(acct.id, 200_000 - 2);
+    const again = await as(acct.key, "GET", "/v1/cards/base1-4/prices/history", { headers: { "if-none-match": first.h("etag")! } });
+    expect(again.status).toBe(304);
+    expect(again.h("x-credits-cost")).toBe("0");
+    expect(int(again, "x-quota-remaining")).toBe(2);
+    expect(again.h("retry-after")).toBeNull();
+    const changed = await as(acct.key, "GET", "/v1/cards/base1-4/prices/history", { headers: { "if-none-match": '"another"' } });
+    expectRefusal(changed, 429, "QUOTA_EXCEEDED");
+    const missing = await as(acct.key, "GET", "/v1/cards/nope/prices/history", { headers: { "if-none-match": first.h("etag")! } });
+    expectRefusal(missing, 429, "QUOTA_EXCEEDED");
+    const me = await as(acct.key, "GET", "/v1/me");
+    expect(me.body.data.quota.credits_used).toBe(200_000 - 2);
+  });
+
   it("a 429 reserves nothing: the refused cost is not taken, a cheaper call still fits", async () => {
     const acct = await makeAccount({ confirmed: true });
     const left = 3;
