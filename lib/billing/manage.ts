@@ -4,10 +4,11 @@ import type { Account } from "@/lib/accounts/types";
 import { configuredOrigin } from "@/lib/env";
 import { PLANS } from "@/lib/meter/plans";
 import { SALES_STEP } from "@/lib/meter/refusals";
+import { malformedCursor } from "@/lib/api/paging";
 import { ensureCustomer, hasLiveSubscription } from "./checkout";
 import { billingRow, type BillingRow } from "./queries/accounts";
 import { planOfPrice, priceFor, type Interval, type PaidPlan } from "./prices";
-import { callStripe, stripe } from "./stripe";
+import { callStripe, isMissing, stripe } from "./stripe";
 
 // What the owner does with a subscription once it exists. Each asks Stripe for the change and
 // answers at once; the account itself changes when the webhook reports it (sync.ts), so every
@@ -104,10 +105,20 @@ export function invoiceRow(i: Stripe.Invoice): InvoiceRow {
   };
 }
 
-/** The account's invoices, newest first, a page at a time (Stripe's own cursor, an invoice id). */
+/**
+ * The account's invoices, newest first, a page at a time (Stripe's own cursor, an invoice id).
+ * An `after` that is none of the account's invoices is the caller's cursor gone wrong (made up,
+ * another account's, or an invoice deleted since): 400 INVALID_CURSOR, not Stripe's refusal.
+ */
 export async function listInvoices(account: Account, limit: number, after?: string): Promise<{ rows: InvoiceRow[]; hasMore: boolean }> {
   const row = (await billingRow(account.id))!;
-  if (!row.stripeCustomerId) return { rows: [], hasMore: false };
-  const page = await callStripe(() => stripe().invoices.list({ customer: row.stripeCustomerId!, limit, ...(after ? { starting_after: after } : {}) }));
+  if (!row.stripeCustomerId) {
+    if (after) throw malformedCursor();
+    return { rows: [], hasMore: false };
+  }
+  const page = await callStripe(() => stripe().invoices.list({ customer: row.stripeCustomerId!, limit, ...(after ? { starting_after: after } : {}) }))
+    .catch((err) => {
+      throw after && isMissing(err) ? malformedCursor() : err;
+    });
   return { rows: page.data.map(invoiceRow), hasMore: page.has_more };
 }

@@ -348,6 +348,16 @@ describe("GET /v1/billing, invoices and the portal", () => {
     expect(next.body.meta.has_more).toBe(false);
     expect(next.body.links.next).toBeUndefined();
     expectRefusal(await as(acct.key, "GET", "/v1/billing/invoices?cursor=%00"), 400, "INVALID_CURSOR");
+    // Well formed, but naming no invoice of the account (made up, or another account's): it was
+    // Stripe's resource_missing as 503 BILLING_UNAVAILABLE, and an empty page without a customer.
+    const other = await makeAccount({ confirmed: true });
+    await subscribe(other, "developer");
+    const theirs: string = (await as(other.key, "GET", "/v1/billing/invoices")).body.data[0].id;
+    for (const id of ["in_doesnotexist123", theirs]) {
+      const cursor = Buffer.from(JSON.stringify({ a: id })).toString("base64url");
+      expectRefusal(await as(acct.key, "GET", `/v1/billing/invoices?cursor=${cursor}`), 400, "INVALID_CURSOR");
+      expectRefusal(await as((await makeAccount({ confirmed: true })).key, "GET", `/v1/billing/invoices?cursor=${cursor}`), 400, "INVALID_CURSOR");
+    }
   });
 
   it("the summary's standing and grace come from the same read as its status, not from an older copy of the account", async () => {
