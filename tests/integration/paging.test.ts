@@ -193,6 +193,11 @@ describe("cursor, limit and orderBy rules", () => {
     // Nor does a cursor of one list open another.
     await expectError(`/v1/artists?cursor=${setCursor}`, 400, "INVALID_CURSOR");
     await expectError(`/v1/cards?cursor=${await nextCursor("/v1/sets/sv3pt5/cards?orderBy=id&limit=2")}&orderBy=id`, 400, "INVALID_CURSOR");
+    // Nor one set's cards another set's: it skipped that set's first rows unseen.
+    await expectError(`/v1/sets/base1/cards?limit=5&cursor=${await nextCursor("/v1/sets/sv3pt5/cards?limit=5")}`, 400, "INVALID_CURSOR");
+    // The same set by another of its names is the same list.
+    const byCode = await nextCursor("/v1/sets/MEW/cards?limit=5");
+    expect((await getJson(`/v1/sets/sv3pt5/cards?limit=5&cursor=${byCode}`)).res.status).toBe(200);
   });
 
   it("a garbage cursor is INVALID_CURSOR", async () => {

@@ -89,7 +89,8 @@ export async function listCards(input: CardListInput, link: Link, account?: Acco
 export async function listSetCards(code: string, input: CardListInput, link: Link, account?: Account) {
   const set = await findSet(code);
   if (!set) throw new ApiError("SET_NOT_FOUND", `No set with code, slug or alternate id '${code}'.`, { code });
-  const { ast, rows, body } = await page(SET_CARD_SORT, input, link, [sql`c.set_id = ${set.id}`], account);
+  // The cursor is bound to this set's list: another set's would skip its first rows unseen.
+  const { ast, rows, body } = await page({ ...SET_CARD_SORT, resource: `${SET_CARD_SORT.resource}:${set.id}` }, input, link, [sql`c.set_id = ${set.id}`], account);
   const hint = !rows.length && !input.cursor ? dexHint(ast, set) : null;
   if (hint) body.meta.hint = { ...hint, href: link({ q: hint.q, cursor: undefined }) };
   return { body, cardIds: rows.map((r) => r.id) };
