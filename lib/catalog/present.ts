@@ -5,12 +5,15 @@ import type { Lang } from "@/lib/api/params";
 
 type Names = Record<string, string>;
 
-/** The name in `lang`, else English, else the name the record is printed under. Never null. */
-export function localName(names: Names | null | undefined, fallback: string, lang: Lang | undefined): string {
+/**
+ * The name in `lang`, else English (the catalogue's, else `english`: an Asian set's unofficial
+ * English name), else the name the record is printed under. Never null.
+ */
+export function localName(names: Names | null | undefined, fallback: string, lang: Lang | undefined, english?: string | null): string {
   if (!lang) return fallback;
   const n = names ?? {};
   const pick = lang === "zh" ? n["zh-cn"] ?? n["zh-tw"] : lang === "es" ? n.es ?? n["es-mx"] : n[lang];
-  return pick ?? n.en ?? fallback;
+  return pick ?? n.en ?? english ?? fallback;
 }
 
 /**
@@ -40,7 +43,7 @@ export function presentSet(r: SetDbRow, lang?: Lang) {
     slug: r.id.toLowerCase(),
     alt_id: r.alt_id,
     ptcgo_code: r.ptcgo_code,
-    name: localName(r.names, r.name, lang),
+    name: localName(r.names, r.name, lang, r.name_en_unofficial),
     name_en: r.names.en ?? r.name_en_unofficial ?? null,
     series: { id: r.series_id, name: r.series_name },
     block: r.block_id ? { id: r.block_id, name: r.block_name } : null,

@@ -119,6 +119,17 @@ describe("GET /v1/sets/{code}", () => {
   it("answers 404 SET_NOT_FOUND for an unknown code", async () => {
     await expectError("/v1/sets/no-such-set", 404, "SET_NOT_FOUND");
   });
+
+  it("lang without a translation falls back to English, an Asian set's English name included", async () => {
+    // Its Japanese name came back for lang=fr and lang=en, though name_en holds its English one.
+    const own = (await getJson("/v1/sets/tcgdex-asia-CP1")).body.data;
+    expect(own.name).toBe("マグマ団VSアクア団 ダブルクライシス");
+    expect(own.name_en).toBe("Team Magma VS Team Aqua Double Crisis");
+    for (const lang of ["fr", "en"]) expect((await getJson(`/v1/sets/tcgdex-asia-CP1?lang=${lang}`)).body.data.name, lang).toBe(own.name_en);
+    expect((await getJson("/v1/sets/tcgdex-asia-CP1?lang=ja")).body.data.name).toBe(own.name);
+    const card = (await getJson("/v1/sets/tcgdex-asia-CP1/cards?limit=1&lang=de&include=set")).body.data[0];
+    expect(card.set.name).toBe(own.name_en);
+  });
 });
 
 describe("GET /v1/sets/{code}/cards", () => {

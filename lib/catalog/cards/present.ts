@@ -53,9 +53,9 @@ export function presentCard(r: CardDbRow, view: CardView): Record<string, unknow
   const inc = view.include;
   const fullSet = setOfCard(r);
   const set = inc.has("set")
-    ? { ...fullSet, name: localName(r.s_names, r.s_name, view.lang) }
+    ? { ...fullSet, name: localName(r.s_names, r.s_name, view.lang, r.s_name_en_unofficial) }
     : {
-        id: fullSet.id, name: localName(r.s_names, r.s_name, view.lang), series: fullSet.series,
+        id: fullSet.id, name: localName(r.s_names, r.s_name, view.lang, r.s_name_en_unofficial), series: fullSet.series,
         print_region: fullSet.print_region, release_date: fullSet.release_date, printed_total: fullSet.printed_total,
       };
   const artist = inc.has("artist") && r.artist
