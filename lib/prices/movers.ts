@@ -2,6 +2,9 @@ import { ApiError } from "@/lib/api/errors";
 import { findSet } from "@/lib/catalog/sets";
 import type { MoveWindow } from "./moves";
 import { selectMovers, type MoverRow } from "./queries/moves";
+import { sourceOf } from "./sources";
+
+const INDEX_LABEL = sourceOf("INDEX")!.label;
 
 // GET /v1/prices/movers: the products whose composite index rose and fell most over a window.
 // A floor on the price keeps cheap cards' noise (0.10 to 0.30 EUR is +200 %) out of the ranking.
@@ -13,6 +16,7 @@ const present = (r: MoverRow) => ({
   set: r.set_id ? { id: r.set_id, name: r.set_name } : null, print_region: r.print_region,
   from: { date: r.from_date, eur: r.from_eur }, to: { date: r.to_date, eur: r.to_eur },
   change_eur: Math.round((r.to_eur - r.from_eur) * 100) / 100, change_pct: r.change_pct,
+  provenance: r.provenance ?? INDEX_LABEL,
 });
 
 export async function listMovers(q: MoversInput) {

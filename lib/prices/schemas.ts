@@ -67,6 +67,7 @@ export const StatsResponse = z.object({
     points: z.number().int(), low: z.number().nullable(), high: z.number().nullable(), median: z.number().nullable(), first: z.number().nullable(),
     last: z.number().nullable(), change_pct: z.number().nullable().meta({ description: "(last - first) / first, in percent." }),
     first_date: z.iso.date().nullable(), last_date: z.iso.date().nullable(),
+    provenance: z.string().nullable().meta({ description: "Printable label of the index the figures come from ('(demo data)' when the demo generator made it); null without one." }),
   }),
 });
 

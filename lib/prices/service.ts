@@ -121,13 +121,13 @@ async function indexHistory(cardId: string, window: Window, now: number, account
   const to = new Date(now).toISOString().slice(0, 10);
   const from = windowStart(window, to);
   const pts = series ? (await points([series], from, to)).get(series.id) ?? [] : [];
-  return { from, to, points: pts.filter(([d]) => d >= from && d <= to).sort((a, b) => (a[0] < b[0] ? -1 : 1)) };
+  return { from, to, provenance: series?.provenance ?? null, points: pts.filter(([d]) => d >= from && d <= to).sort((a, b) => (a[0] < b[0] ? -1 : 1)) };
 }
 
 /** GET /v1/cards/{id}/prices/stats: the composite index over the window. */
 export async function getStats(id: string, q: { window: Window }, account: Account, now = Date.now()) {
   const row = await findCard(id);
-  const { from, to, points: pts } = await indexHistory(row.id, q.window, now, account);
+  const { from, to, points: pts, provenance } = await indexHistory(row.id, q.window, now, account);
   const s = stats(pts);
-  return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s } } };
+  return { body: { data: { card_id: row.id, window: q.window, from, to, currency: "EUR", source: "INDEX", ...s, provenance } } };
 }

@@ -141,7 +141,8 @@ describe("the other price routes", () => {
     const h = (await getJson(`/v1/cards/${CARD}/prices/history?window=7d&source=INDEX`)).body;
     expect(h.data.series.length).toBeGreaterThan(0);
     const s = (await getJson(`/v1/cards/${CARD}/prices/stats?window=7d`)).body;
-    expect(s.data).toMatchObject({ card_id: CARD, source: "INDEX", last: 12 });
+    // The figures' label, as on every quote: '(demo data)' in it when the demo generator made the index.
+    expect(s.data).toMatchObject({ card_id: CARD, source: "INDEX", last: 12, provenance: "Composite index" });
   });
 });
 
@@ -282,7 +283,7 @@ describe("GET /v1/prices/movers", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-credits-cost")).toBe("3");
     expect(body.data.rose.find((m: any) => m.id === rise)).toMatchObject({ from: { eur: 10 }, to: { eur: 15 }, change_pct: 50, change_eur: 5 });
-    expect(body.data.fell.find((m: any) => m.id === fall)).toMatchObject({ change_pct: -40 });
+    expect(body.data.fell.find((m: any) => m.id === fall)).toMatchObject({ change_pct: -40, provenance: "Composite index" });
     // limit is 1 to 250 here as everywhere (SPEC.md Cost rules); above, LIMIT_EXCEEDED says so.
     expect((await getJson("/v1/prices/movers?window=30d&set=base1&limit=250", { "x-api-key": growth.key })).res.status).toBe(200);
     const over = await getJson("/v1/prices/movers?window=30d&limit=251", { "x-api-key": growth.key });

@@ -84,6 +84,7 @@ export async function setCardChanges(opts: { paced?: boolean } = {}): Promise<nu
 export type MoverRow = {
   product_id: string; from_date: string; from_eur: number; to_date: string; to_eur: number; change_pct: number;
   name: string; number: string | null; rarity: string | null; set_id: string | null; set_name: string | null; print_region: string | null;
+  provenance: string | null;
 };
 
 /** The biggest moves one way, among cards or sealed products that pass the filters. */
@@ -93,7 +94,10 @@ export async function selectMovers(o: {
   const filters: SQL[] = [sql`m."window" = ${o.window}`, sql`m.product_kind = ${o.kind}`, sql`m.to_eur >= ${o.minEur}`, sql`m.from_eur >= ${o.minEur / 2}`];
   filters.push(o.up ? sql`m.change_pct > 0` : sql`m.change_pct < 0`);
   const order = o.up ? sql`m.change_pct desc, m.product_id` : sql`m.change_pct asc, m.product_id`;
-  const cols = sql`m.product_id, m.from_date::text as from_date, m.from_eur, m.to_date::text as to_date, m.to_eur, m.change_pct`;
+  // The headline index series' label: '(demo data)' in it when the demo generator made it.
+  const cols = sql`m.product_id, m.from_date::text as from_date, m.from_eur, m.to_date::text as to_date, m.to_eur, m.change_pct,
+    (select ps.provenance from price_series ps where ps.source = 'INDEX' and ps.product_kind = m.product_kind and ps.product_id = m.product_id
+      and ps.locale is null and ps.printing is null limit 1) as provenance`;
   if (o.kind === "card") {
     if (o.region) filters.push(sql`c.print_region = ${o.region}`);
     if (o.setId) filters.push(sql`c.set_id = ${o.setId}`);

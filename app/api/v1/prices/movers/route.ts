@@ -13,6 +13,7 @@ const Mover = z.object({
   set: z.object({ id: z.string(), name: z.string().nullable() }).nullable(), print_region: z.string().nullable(),
   from: z.object({ date: z.iso.date(), eur: z.number() }), to: z.object({ date: z.iso.date(), eur: z.number() }),
   change_eur: z.number(), change_pct: z.number(),
+  provenance: z.string().meta({ description: "Printable label of the index the figures come from; it says '(demo data)' when the demo generator made them." }),
 });
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
