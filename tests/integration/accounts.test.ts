@@ -453,6 +453,25 @@ describe("operator routes", () => {
     expect([missing.status, missing.body.error.code]).toEqual([404, "ACCOUNT_NOT_FOUND"]);
   });
 
+  it("the audit log pages as every list: limit, links.next, a cursor bound to its account", async () => {
+    const acct = await makeAccount();
+    for (const used of [1, 2, 3, 4, 5]) await setCreditsUsed(acct.id, used);
+    // It was the latest 200 at once, without limit or cursor (both refused as unknown).
+    const first = await operator("GET", `/${acct.id}/audit?limit=2`);
+    expect(first.body.meta).toEqual({ limit: 2, count: 2, has_more: true });
+    expect(first.body.data.map((e: { details: { to: number } }) => e.details.to)).toEqual([5, 4]);
+    const seen: number[] = [];
+    for (let page = first.body; ; ) {
+      seen.push(...page.data.map((e: { details: { to: number } }) => e.details.to));
+      if (!page.links.next) break;
+      page = (await operator("GET", page.links.next.replace(/^.*\/v1\/admin\/accounts/, ""))).body;
+    }
+    expect(seen).toEqual([5, 4, 3, 2, 1]);
+    const other = await makeAccount();
+    const cursor = new URL(first.body.links.next).searchParams.get("cursor")!;
+    await expect(operator("GET", `/${other.id}/audit?cursor=${cursor}`)).rejects.toThrow(/→ 400 .*INVALID_CURSOR/);
+  });
+
   it("the operator's view shows the account's keys by prefix only", async () => {
     const acct = await makeAccount();
     const { body } = await operator("GET", `/${acct.id}`);

@@ -96,10 +96,12 @@ export async function touchKey(keyId: string): Promise<void> {
 export type AuditEntry = { id: number; at: string; actor: string; action: string; details: Record<string, unknown> | null; ip: string | null };
 
 /** An account's newest audit entries, newest first. */
-export async function selectAudit(accountId: string, limit: number): Promise<AuditEntry[]> {
+/** The account's audit entries newest first, from before the entry `beforeId` when given. */
+export async function selectAudit(accountId: string, limit: number, beforeId?: number): Promise<AuditEntry[]> {
   return rows<AuditEntry>(sql`
     select id::int as id, ${iso(sql`at`)} as at, actor, action, details, ip
-    from audit_log where account_id = ${accountId} order by id desc limit ${limit}`);
+    from audit_log where account_id = ${accountId} ${beforeId === undefined ? sql`` : sql`and id < ${beforeId}`}
+    order by id desc limit ${limit}`);
 }
 
 export async function insertAudit(db: Db | Tx, e: { actor: string; action: string; accountId: string | null; details?: Record<string, unknown>; ip?: string | null }) {

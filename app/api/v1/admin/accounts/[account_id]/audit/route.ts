@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CACHE } from "@/lib/api/cache-control";
+import { cursorParam, limitParam } from "@/lib/api/params";
 import { defineRoute, mount } from "@/lib/api/route";
+import { listOf } from "@/lib/api/schemas";
 import { adminAudit } from "@/lib/accounts/admin";
 import { AccountParams } from "@/lib/accounts/schemas";
 import { COSTS } from "@/lib/meter/costs";
@@ -20,15 +22,16 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/admin/accounts/{account_id}/audit",
     operationId: "adminAccountAudit",
     summary: "An account's audit log",
-    description: "Operators only (Authorization: Bearer ADMIN_TOKEN; 404 when ADMIN_TOKEN is unset): every operator action on the account, newest first (the latest 200): who, what and when.",
+    description: "Operators only (Authorization: Bearer ADMIN_TOKEN; 404 when ADMIN_TOKEN is unset): every operator action on the account, newest first: who, what and when. Cursor-paged like every list: `limit` 1 to 250, default 50.",
     tags: ["Operators"],
     auth: "admin",
     params: AccountParams,
-    response: z.object({ data: z.array(AuditEntry) }),
-    errors: ["ACCOUNT_NOT_FOUND"],
+    query: z.strictObject({ limit: limitParam(), cursor: cursorParam }),
+    response: listOf(AuditEntry, { totalCount: false }),
+    errors: ["ACCOUNT_NOT_FOUND", "INVALID_PARAMETER", "INVALID_CURSOR", "LIMIT_EXCEEDED"],
     cost: COSTS.account,
     cacheControl: CACHE.none,
     etag: false,
-    handler: ({ params }) => adminAudit(params.account_id),
+    handler: ({ params, query, link }) => adminAudit(params.account_id, query, link),
   }),
 });
