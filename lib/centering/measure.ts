@@ -10,7 +10,7 @@ import { findCard, grayOf, onSquare, rectify, squareToQuad, widen, type Point, t
 // first squared up (the card's outline, then a homography onto an upright raster with a little
 // of the table around it) and measured in that raster's pixels.
 
-import { readFrame, readFrameOutward, uprightness, type FrameRead, type Way } from "./frame";
+import { MIN_BORDERS, readFrame, readFrameOutward, uprightness, type FrameRead, type Way } from "./frame";
 import { MeasureError, ratiosOf, round2, type Edges } from "./ratios";
 
 export { MeasureError, ratiosOf, type Edges };
@@ -303,13 +303,17 @@ function measureRaster(r: Raster, scale: number): Omit<Measurement, "rectified">
   // is measured along the wrong lines) and upright (upside down, its sides are swapped).
   const tilted = [o.left, o.right, o.top, o.bottom].some((e) => e && Math.abs(e.slope) > 0.012);
   const flipped = uprightness(r, inner).way === "flipped";
-  // Each border's width is uncertain by its two edges' spreads and half a working pixel.
-  const u = (a: number, b: number, s: number[]) => (100 * Math.sqrt(s.reduce((n, x) => n + x * x + 0.083, 0)) * Math.max(a, b)) / (a + b) ** 2;
-  const doubt = (ratio: number, x: number) => Math.max(x, tilted ? DOUBTFUL_PP : 0, tilted || flipped ? Math.abs(ratio - 50) : 0);
   const lw = inner.left - outer.left;
   const rw = outer.right - inner.right;
   const tw = inner.top - outer.top;
   const bw = outer.bottom - inner.bottom;
+  // Borders no card prints (under 6 % of its width for two, as frame.ts doubts on a photo): the
+  // "card" may be a picture of something else, or its frame read as its edge.
+  const thin = (lw + rw) / cw < MIN_BORDERS || (tw + bw) / cw < MIN_BORDERS;
+  const doubtful = tilted || thin;
+  // Each border's width is uncertain by its two edges' spreads and half a working pixel.
+  const u = (a: number, b: number, s: number[]) => (100 * Math.sqrt(s.reduce((n, x) => n + x * x + 0.083, 0)) * Math.max(a, b)) / (a + b) ** 2;
+  const doubt = (ratio: number, x: number) => Math.max(x, doubtful ? DOUBTFUL_PP : 0, doubtful || flipped ? Math.abs(ratio - 50) : 0);
   const px = (e: Edges) => ({ left: round1(e.left * scale), right: round1(e.right * scale), top: round1(e.top * scale), bottom: round1(e.bottom * scale) });
   return {
     width: Math.round(r.w * scale), height: Math.round(r.h * scale), outer: px(outer), inner: px(inner),

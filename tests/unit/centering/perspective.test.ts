@@ -50,5 +50,18 @@ describe("measureCentering on perspective photos", () => {
     expect(m.rectified).toBeNull();
     expect(m.outer.left).toBeCloseTo(60, 0);
     expect(Math.abs(m.left_right - 62)).toBeLessThan(0.5);
+    // A card's borders: a precise answer.
+    expect(m.uncertainty.left_right).toBeLessThan(2);
+  }, 30_000);
+
+  it("a picture with no card's borders (noise filling the frame) is not measured with confidence", async () => {
+    // It answered 49.5/50.5 ± 2.4 from 'borders' of 0.9 % read inside the image's own edges.
+    let seed = 7;
+    const noise = Buffer.alloc(600 * 800 * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    const png = await sharp(noise, { raw: { width: 600, height: 800, channels: 3 } }).png().toBuffer();
+    const m = await measureCentering(png).catch(() => null);
+    // Refused as no card, or answered with the doubt the document promises (at least 10 points).
+    if (m) expect(Math.min(m.uncertainty.left_right, m.uncertainty.top_bottom)).toBeGreaterThanOrEqual(10);
   }, 30_000);
 });
