@@ -6,7 +6,7 @@ import { CardObject } from "@/lib/catalog/schemas";
 // POST /v1/vision/identify: query parameters (CONTRACT.md §7) and the answer.
 
 export const IdentifyQuery = z.strictObject({
-  top_k: decimal(z.coerce.number().int().min(1).max(50).default(5)).meta({ description: "How many candidates, 1 to 50 (default 5)." }),
+  top_k: decimal(z.coerce.number().int().min(1).max(50).default(5)).meta({ description: "How many candidates, 1 to 50 (default 5). The search is approximate: it measures the artworks the coarse scan shortlists (48, or twice top_k when that is more) and answers the nearest of those, so a top_k over 24 searches wider and can bring in a nearer candidate that a smaller one left out." }),
   include: includeParam(CARD_INCLUDES).meta({ example: "prices" }),
   lang: langParam,
 });
@@ -19,7 +19,7 @@ export const IdentifyResponse = z.object({
     distance: z.number().meta({ description: "How far the photo is from this card: its artwork's distance (0 for identical, about 1 unrelated; a match is at most 0.22 and stands out from the next artwork, or is 0.05 or less), plus, among cards that share one artwork, half of how much worse this card's printed line (set code, number, language mark) explains the photo's than the best one does. When neither the artwork nor the printed line singled a card out and its whole face did (glare or fingers over the artwork), each candidate's distance is its whole face's, on the same scale." }),
     shares_artwork: z.boolean().meta({ description: "This card carries the same artwork as the first candidate (a reprint or a translation): only the printed text tells them apart." }),
     card: CardObject,
-  })).meta({ description: "Candidates, nearest first; empty when no_match." }),
+  })).meta({ description: "Candidates, nearest first (of those the search measured: see top_k); empty when no_match." }),
   no_match: z.boolean().meta({ description: "True when no catalogue card is a credible match (a photo of something that is not a card): data is empty and the call costs 25." }),
   meta: z.object({
     top_k: z.number().int(),
