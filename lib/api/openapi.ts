@@ -103,7 +103,10 @@ const meterRefs = (names: string[]): Json => Object.fromEntries(names.map((n) =>
 const CREDIT_ERRORS: ErrorCode[] = ["QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"];
 const PARAM_ERRORS: Record<string, ErrorCode> = { limit: "LIMIT_EXCEEDED", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", cursor: "INVALID_CURSOR" };
 
-function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, body: boolean, free: boolean, query: string[], admin: boolean): Json {
+/** What a public route (no key) still says to a trial key sent with it: when the trial ends. */
+const PUBLIC_HEADERS = ["X-Trial-Expires-At"];
+
+function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, free: boolean, query: string[], admin: boolean): Json {
   const all = new Set<ErrorCode>(codes);
   // An operator route is, to anyone without the token, a path that does not exist (lib/api/auth.ts).
   if (admin) all.add("NOT_FOUND");
@@ -112,8 +115,9 @@ function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean
   if (keyed) for (const c of KEYED_ERRORS) if (!(free && CREDIT_ERRORS.includes(c))) all.add(c);
   // A too-long q, include, select or cursor keeps its parameter's own code (params.ts issueToError).
   for (const [param, code] of Object.entries(PARAM_ERRORS)) if (query.includes(param)) all.add(code);
-  // Every route but a GET reads its body within a limit (lib/api/body.ts), also one that takes none.
-  if (body) all.add("PAYLOAD_TOO_LARGE");
+  // Every route reads its body within a limit (lib/api/body.ts), also one that takes none; a GET's
+  // is never read, but one declared past the limit is refused all the same.
+  all.add("PAYLOAD_TOO_LARGE");
   all.add("INTERNAL_ERROR");
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of all) byStatus.set(ERRORS[c][0], [...(byStatus.get(ERRORS[c][0]) ?? []), c]);
@@ -125,7 +129,7 @@ function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean
         "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
         "X-Error-Code": { schema: { type: "string", enum: list } },
         "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" },
-        ...(keyed ? meterRefs(status === 429 || status === 503 ? REFUSAL_HEADERS : ERROR_METER_HEADERS) : {}),
+        ...(keyed ? meterRefs(status === 429 || status === 503 ? REFUSAL_HEADERS : ERROR_METER_HEADERS) : admin ? {} : meterRefs(PUBLIC_HEADERS)),
       },
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
@@ -146,7 +150,7 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
         ...(spec.cacheControl ? { "Cache-Control": { schema: { type: "string", const: spec.cacheControl } } } : {}),
         ...(spec.etag ? { ETag: { schema: { type: "string" }, description: "Strong validator of this exact body." } } : {}),
         ...(spec.cache ? { "X-Cache": { schema: { type: "string", enum: ["HIT", "MISS"] }, description: "Whether this instance answered from its cache of rendered catalogue answers." } } : {}),
-        ...(keyed ? { "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" }, ...meterRefs(SUCCESS_METER_HEADERS) } : {}),
+        ...(keyed ? { "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" }, ...meterRefs(SUCCESS_METER_HEADERS) } : spec.auth === "none" ? meterRefs(PUBLIC_HEADERS) : {}),
       },
       content: spec.responseContentType
         ? { [spec.responseContentType]: { schema: { type: "string", contentEncoding: "binary" } } }
@@ -160,12 +164,12 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
           "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
           ETag: { schema: { type: "string" }, description: "The validator that matched." },
           "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" },
-          ...(keyed ? meterRefs(ERROR_METER_HEADERS) : {}),
+          ...(keyed ? meterRefs(ERROR_METER_HEADERS) : spec.auth === "none" ? meterRefs(PUBLIC_HEADERS) : {}),
         },
       };
     }
     const queryNames = Object.keys((spec.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
-    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, spec.method !== "GET", !!spec.cost.alwaysFree, queryNames, spec.auth === "admin"));
+    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.cost.alwaysFree, queryNames, spec.auth === "admin"));
     const op: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

@@ -28,8 +28,13 @@ describe("error codes in the OpenAPI document", () => {
     for (const path of ["/v1/sets", "/v1/artists", "/v1/sealed"]) expect(codesOf("GET", path), path).toContain("INVALID_QUERY");
   });
 
-  it("routes that read a body list PAYLOAD_TOO_LARGE", () => {
-    for (const spec of routeSpecs().filter((s) => s.body || s.upload)) expect(codesOf(spec.method, `/v1${spec.path}`), `${spec.method} ${spec.path}`).toContain("PAYLOAD_TOO_LARGE");
+  it("every route lists PAYLOAD_TOO_LARGE: a GET's body is not read, but one declared past the limit is refused", () => {
+    for (const spec of routeSpecs()) expect(codesOf(spec.method, `/v1${spec.path}`), `${spec.method} ${spec.path}`).toContain("PAYLOAD_TOO_LARGE");
+  });
+
+  it("public routes say X-Trial-Expires-At, which they send to a trial key passed to them", () => {
+    const reference = doc.paths["/v1/reference"]!.get! as unknown as { responses: Record<string, { headers: Record<string, unknown> }> };
+    for (const status of ["200", "304", "400"]) expect(Object.keys(reference.responses[status]!.headers), status).toContain("X-Trial-Expires-At");
   });
 
   it("the card routes, which count distinct cards (SPEC.md Limits), list CARD_ALLOWANCE_EXCEEDED; the price routes do not", () => {
