@@ -19,11 +19,17 @@ export function proxy(request: NextRequest) {
     return text === null ? fail(request, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }) : NextResponse.next();
   }
   // URLSearchParams decodes leniently (a broken escape stays as it is): only a NUL is refused there.
-  if (text !== null && !hasNul(text) && ![...request.nextUrl.searchParams].some(([k, v]) => hasNul(k) || hasNul(v))) return NextResponse.next();
-  return new NextResponse("Bad request: this address is not valid percent-encoded UTF-8 text, or holds a NUL character.\n", {
-    status: 400, headers: { "content-type": "text/plain; charset=utf-8" },
-  });
+  const params = [...request.nextUrl.searchParams];
+  if (text === null || hasNul(text) || params.some(([k, v]) => hasNul(k) || hasNul(v))) {
+    return badPage("this address is not valid percent-encoded UTF-8 text, or holds a NUL character");
+  }
+  // The pages read each parameter once: a repeated one reached them as an array (/cards?q=a&q=b was a 500).
+  const twice = params.find(([k], i) => params.findIndex(([other]) => other === k) !== i);
+  return twice ? badPage(`the parameter '${twice[0]}' is given more than once`) : NextResponse.next();
 }
+
+const badPage = (why: string) =>
+  new NextResponse(`Bad request: ${why}.\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
 
 // The API's paths only when they carry a percent sign (only those can be broken), so the rest
 // never pay for a proxy; every page's address, whose query reaches the database as well; not

@@ -93,7 +93,21 @@ test("a page's form posted from another origin, or declaring a body over Next's 
     expect(body.error.code, origin).toBe("FORBIDDEN_ORIGIN");
     expect(res.headers()["x-request-id"], origin).toBe(body.error.request_id);
   }
+  // The same form sent without script (no Next-Action header, a multipart body) from another origin.
+  const noScript = await request.post("/sign-in", { headers: { origin: "http://evil.example" }, multipart: { $ACTION_KEY: "k", email: "ab@example.com", password: "x" } });
+  expect(noScript.status()).toBe(403);
+  expect((await noScript.json()).error.code).toBe("FORBIDDEN_ORIGIN");
   const big = await request.post("/sign-in", { headers: { ...action, origin: new URL(test.info().project.use.baseURL!).origin }, data: "x".repeat(1024 * 1024 + 1) });
   expect(big.status()).toBe(413);
   expect((await big.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+});
+
+test("a page's parameter given twice is a 400, not a 500", async ({ request }) => {
+  // The pages read each parameter once; a repeated one reached them as an array.
+  for (const path of ["/cards?q=a&q=b", "/cards?type=Fire&type=Water", "/artists?q=ken&q=sugi", "/movers?set=base1&set=base2", "/sealed?set=a&set=b"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(400);
+    expect(await res.text(), path).toContain("is given more than once");
+  }
+  expect((await request.get("/cards?q=pikachu&set=base1")).status()).toBe(200);
 });

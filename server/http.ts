@@ -90,13 +90,14 @@ const API_SECURITY_HTTPS = { ...API_SECURITY, ...HSTS };
 const ACTION_BODY_LIMIT = 1024 * 1024;
 
 /**
- * A server action (a page's form posted with a Next-Action header) that Next would refuse with a
- * 500 and a digest: one posted from another origin than the host it was sent to (Next's own
- * check: Origin's host against X-Forwarded-Host, else Host), or one declaring a body over its
- * limit. Refused here instead, in the error envelope, before Next reads it.
+ * A page's form posted in a way Next would refuse with a 500 and a digest: from another origin
+ * than the host it was sent to (Next's own check: Origin's host against X-Forwarded-Host, else
+ * Host), whether a server action posted by script (a Next-Action header) or the same form sent
+ * without script; or a server action declaring a body over Next's limit. Refused here instead,
+ * in the error envelope, before Next reads it.
  */
 export function actionRefusal(req: IncomingMessage): ApiError | undefined {
-  if (req.method !== "POST" || req.headers["next-action"] === undefined) return undefined;
+  if (req.method !== "POST") return undefined;
   const origin = req.headers.origin;
   if (origin !== undefined) {
     const forwarded = req.headers["x-forwarded-host"];
@@ -109,7 +110,7 @@ export function actionRefusal(req: IncomingMessage): ApiError | undefined {
     }
     if (!from || from !== host) return new ApiError("FORBIDDEN_ORIGIN", "This form can only be sent from the site's own pages.");
   }
-  if (Number(req.headers["content-length"] ?? 0) > ACTION_BODY_LIMIT) {
+  if (req.headers["next-action"] !== undefined && Number(req.headers["content-length"] ?? 0) > ACTION_BODY_LIMIT) {
     return new ApiError("PAYLOAD_TOO_LARGE", `A form's body may be at most ${ACTION_BODY_LIMIT} bytes.`, { max_bytes: ACTION_BODY_LIMIT });
   }
   return undefined;

@@ -8,7 +8,8 @@ import { selectAccountByEmail } from "@/lib/accounts/queries/accounts";
 import { completeRecovery, requestRecovery } from "@/lib/accounts/recovery";
 import { signIn } from "@/lib/accounts/signin";
 import { getAuth, MIN_PASSWORD } from "@/lib/auth";
-import { currentRequest, EMAIL_RE, formString } from "./server";
+import { formText } from "@/lib/util/text";
+import { currentRequest, EMAIL_RE } from "./server";
 
 // Sign-in, sign-out, the confirmation link again, and password recovery. Whether an address
 // has an account is never revealed: the mailing actions answer the same in every case.
@@ -19,8 +20,8 @@ export type FormState =
   | { status: "done"; message: string; email?: string };
 
 export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const email = formString(form, "email", 320).trim().toLowerCase();
-  const password = formString(form, "password", 1000);
+  const email = formText(form, "email", 320).trim().toLowerCase();
+  const password = formText(form, "password", 1000);
   if (!EMAIL_RE.test(email) || !password) {
     return { status: "error", code: "INVALID_PARAMETER", message: "Enter your email address and your password.", email };
   }
@@ -41,7 +42,7 @@ export async function signOutAction(): Promise<void> {
 
 /** The confirmation link again, by address (the API's own route needs a key). */
 export async function resendConfirmationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const email = formString(form, "email", 320).trim().toLowerCase();
+  const email = formText(form, "email", 320).trim().toLowerCase();
   if (!EMAIL_RE.test(email)) return { status: "error", code: "INVALID_PARAMETER", message: "Enter a valid email address.", email };
   const ip = await limitIp(await currentRequest(), "mail");
   if (!ip.ok) return { status: "error", code: "RATE_LIMITED", message: ip.error.message, email };
@@ -57,7 +58,7 @@ export async function resendConfirmationAction(_prev: FormState, form: FormData)
 
 /** Recovery: a link to set a password, mailed to the address if it has an account. */
 export async function recoverAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const email = formString(form, "email", 320).trim().toLowerCase();
+  const email = formText(form, "email", 320).trim().toLowerCase();
   if (!EMAIL_RE.test(email)) return { status: "error", code: "INVALID_PARAMETER", message: "Enter a valid email address.", email };
   const ip = await limitIp(await currentRequest(), "mail");
   if (!ip.ok) return { status: "error", code: "RATE_LIMITED", message: ip.error.message, email };
@@ -82,9 +83,9 @@ const RECOVERY_ERRORS = {
 } as const;
 
 export async function resetPasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const token = formString(form, "token", 300);
-  const password = formString(form, "password", 1000);
-  const again = formString(form, "confirm", 1000);
+  const token = formText(form, "token", 300);
+  const password = formText(form, "password", 1000);
+  const again = formText(form, "confirm", 1000);
   if (!token) return { status: "error", code: "INVALID_TOKEN", message: "This page needs the link from the recovery mail." };
   if (password !== again) return { status: "error", code: "PASSWORD_MISMATCH", message: "The two passwords differ." };
   const outcome = await completeRecovery(token, password);

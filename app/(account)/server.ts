@@ -24,7 +24,3 @@ export async function signedIn(): Promise<SignedIn | null> {
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function formString(form: FormData, name: string, max = 500): string {
-  const v = form.get(name);
-  return typeof v === "string" ? v.slice(0, max) : "";
-}

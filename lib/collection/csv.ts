@@ -1,3 +1,4 @@
+import { hasNul } from "@/lib/util/text";
 import { parseItemFields, type Condition, type Currency, type Language, type Printing } from "./model";
 
 // The collection's CSV (docs/collection.md): RFC 4180 (commas, double quotes around a field
@@ -75,6 +76,8 @@ export function csvRecords(text: string): { line: number; cells: string[] }[] | 
         i++;
       }
     }
+    // PostgreSQL's text cannot hold a NUL: the line is refused here, with its number.
+    if (cells.some(hasNul)) return { line: start, message: "a field holds a NUL character" };
     // Blank lines are skipped (an editor's trailing newline, a gap).
     if (!(cells.length === 1 && cells[0]!.trim() === "")) out.push({ line: start, cells });
   }

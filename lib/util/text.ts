@@ -60,3 +60,12 @@ export function decoded(s: string): string | null {
 
 /** Whether the text holds U+0000, which PostgreSQL text cannot. */
 export const hasNul = (s: string): boolean => s.includes("\u0000");
+
+/**
+ * A form field's text, at most `max` characters; "" when absent, a file, or holding a NUL
+ * (PostgreSQL's text cannot: a form's actions treat it as not given, never a 500).
+ */
+export function formText(form: FormData, name: string, max = 500): string {
+  const v = form.get(name);
+  return typeof v === "string" && !hasNul(v) ? v.slice(0, max) : "";
+}

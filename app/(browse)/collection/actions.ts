@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { notFound, redirect } from "next/navigation";
 import { addItem, CollectionNotFound, removeItem, removeWatch, setQuantity, setWatch } from "@/lib/collection/service";
 import { noticeQuery, type Notice } from "@/lib/collection/notice";
+import { formText } from "@/lib/util/text";
 import { sessionAccount } from "./session";
 
 // The collection's server actions (same-origin by Next's own Origin check). Each re-reads the
@@ -12,10 +13,7 @@ import { sessionAccount } from "./session";
 
 export type AddState = { ok: boolean; message: string } | null;
 
-const field = (form: FormData, name: string, max = 120) => {
-  const v = form.get(name);
-  return typeof v === "string" ? v.slice(0, max) : "";
-};
+const field = (form: FormData, name: string, max = 120) => formText(form, name, max);
 const idOf = (form: FormData) => (/^\d{1,15}$/.test(field(form, "id")) ? Number(field(form, "id")) : 0);
 const back = (q: Notice, hash = "") => redirect(`/collection?${noticeQuery(q)}${hash}`);
 

@@ -112,3 +112,11 @@ describe("collection CSV: format", () => {
     expect(back.ok && back.lines[0]!.item.cardId).toBe('odd,"id"');
   });
 });
+
+describe("collection CSV: a NUL", () => {
+  it("is refused with its line number (the import answered 500: PostgreSQL's text cannot hold one)", () => {
+    const r = parseCollectionCsv([HEADER, "base1-4,1,NM,HOLOFOIL,en,,EUR,", "base1-4\u0000,1,NM,HOLOFOIL,en,,EUR,"].join("\n"), NOW);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && (r.errors[0] ?? { line: 0, message: r.fatal })).toMatchObject({ line: 3, message: expect.stringMatching(/NUL/) });
+  });
+});

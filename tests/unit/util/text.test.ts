@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldName, fold, hasCjk, slugify, snake, wordKey, words } from "@/lib/util/text";
+import { fieldName, fold, formText, hasCjk, slugify, snake, wordKey, words } from "@/lib/util/text";
 
 describe("fold", () => {
   it.each([
@@ -120,5 +120,17 @@ describe("hasCjk", () => {
     ["", false],
   ])("hasCjk(%j) is %s", (s, expected) => {
     expect(hasCjk(s)).toBe(expected);
+  });
+});
+
+describe("formText", () => {
+  it("a form field's text, cut to its length; absent, a file or a value holding a NUL read as not given", () => {
+    const form = new FormData();
+    form.set("email", "a@example.com");
+    form.set("long", "x".repeat(20));
+    form.set("nul", "a\u0000b@example.com");
+    form.set("file", new Blob(["x"]), "x.txt");
+    expect([formText(form, "email"), formText(form, "long", 5), formText(form, "nul"), formText(form, "file"), formText(form, "none")])
+      .toEqual(["a@example.com", "xxxxx", "", "", ""]);
   });
 });

@@ -8,7 +8,8 @@ import type { Account } from "@/lib/accounts/types";
 import { createCheckout } from "@/lib/billing/checkout";
 import { changePlan, portalUrl, setCancelAtPeriodEnd } from "@/lib/billing/manage";
 import { INTERVALS, PAID_PLANS, type Interval, type PaidPlan } from "@/lib/billing/prices";
-import { formString, signedIn } from "../../server";
+import { formText } from "@/lib/util/text";
+import { signedIn } from "../../server";
 import { day, intervalName, planName, type BillingActionResult } from "./view";
 
 // The billing page's mutations, each for the signed-in person's own account (a server action is
@@ -33,8 +34,8 @@ function explain(err: unknown, what: string): BillingActionResult {
 }
 
 function choice(form: FormData): { plan: PaidPlan; interval: Interval } | null {
-  const plan = formString(form, "plan", 20);
-  const interval = formString(form, "interval", 10) || "month";
+  const plan = formText(form, "plan", 20);
+  const interval = formText(form, "interval", 10) || "month";
   if (!(PAID_PLANS as readonly string[]).includes(plan) || !(INTERVALS as readonly string[]).includes(interval)) return null;
   return { plan: plan as PaidPlan, interval: interval as Interval };
 }
@@ -83,7 +84,7 @@ export async function changePlanAction(_prev: BillingActionResult, form: FormDat
 export async function cancelAction(_prev: BillingActionResult, form: FormData): Promise<BillingActionResult> {
   const account = await mine();
   if (!account) return fail(SIGNED_OUT);
-  const cancel = formString(form, "cancel", 1) === "1";
+  const cancel = formText(form, "cancel", 1) === "1";
   try {
     const r = await setCancelAtPeriodEnd(account, cancel);
     revalidatePath(PAGE);

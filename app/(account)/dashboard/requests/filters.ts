@@ -41,7 +41,8 @@ export function readFilters(sp: Record<string, unknown>): Filters {
   const id = pastedRequestId(clean(sp.request_id));
   if (id) f.request_id = id;
   const since = clean(sp.since);
-  if (since && since in SINCE) f.since = since as Since;
+  // Own keys only: `in` also finds toString and constructor (a 500 further on).
+  if (since && Object.hasOwn(SINCE, since)) f.since = since as Since;
   // A relative window replaces exact times.
   const from = f.since ? undefined : instant(clean(sp.from));
   if (from) f.from = from;
