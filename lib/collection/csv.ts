@@ -93,8 +93,10 @@ export function parseAddedAt(v: string, now = Date.now()): string | null | { err
   if (!s) return null;
   if (!ISO_DATE.test(s) && !ISO_TIME.test(s)) return { error: `added_at must be a date (2026-01-31) or an ISO 8601 time with its zone (2026-01-31T09:30:00Z), not ${JSON.stringify(s.slice(0, 40))}` };
   const t = Date.parse(ISO_DATE.test(s) ? `${s}T00:00:00Z` : s);
-  // Date.parse rolls 2026-02-30 over to March: the day must come back as written.
-  const rolled = Number.isFinite(t) && ISO_DATE.test(s) && new Date(t).toISOString().slice(0, 10) !== s;
+  // Date.parse rolls 2026-02-30 over to March, with a time as without: the day written must be
+  // a day of the calendar.
+  const day = s.slice(0, 10);
+  const rolled = Number.isFinite(t) && new Date(Date.parse(`${day}T00:00:00Z`)).toISOString().slice(0, 10) !== day;
   if (!Number.isFinite(t) || rolled || t < Date.UTC(1990, 0, 1)) return { error: `added_at ${JSON.stringify(s)} is not a real date after 1990` };
   if (t > now + 86_400_000) return { error: `added_at ${s} is in the future` };
   return new Date(t).toISOString();

@@ -87,6 +87,9 @@ describe("collection CSV: parse", () => {
     expect(parseAddedAt("2026-03-04T10:00:00+02:00", NOW)).toBe("2026-03-04T08:00:00.000Z");
     expect(parseAddedAt("2026-03-04T10:00:00", NOW)).toMatchObject({ error: expect.any(String) });
     expect(parseAddedAt("2026-02-30", NOW)).toMatchObject({ error: expect.any(String) });
+    // With a time it was stored as 2 March.
+    expect(parseAddedAt("2026-02-30T00:00:00Z", NOW)).toMatchObject({ error: expect.any(String) });
+    expect(parseAddedAt("2024-02-29T23:30:00-01:00", NOW)).toBe("2024-03-01T00:30:00.000Z");
   });
 });
 
