@@ -85,7 +85,6 @@ const API_SECURITY: Record<string, string> = {
 const HSTS = { "strict-transport-security": "max-age=31536000; includeSubDomains" };
 const API_SECURITY_HTTPS = { ...API_SECURITY, ...HSTS };
 
-/** Headers every answer carries, pages and API alike; HSTS only where the client came over https. Read only. */
 /** Next's default limit on a server action's body (serverActions.bodySizeLimit). */
 const ACTION_BODY_LIMIT = 1024 * 1024;
 
@@ -116,6 +115,7 @@ export function actionRefusal(req: IncomingMessage): ApiError | undefined {
   return undefined;
 }
 
+/** Headers every answer carries, pages and API alike; HSTS only where the client came over https. Read only. */
 export function securityHeaders(req: IncomingMessage, api: boolean, dev = false): Readonly<Record<string, string>> {
   const https = (req.socket as { encrypted?: boolean } | null)?.encrypted
     || (env().TRUST_PROXY > 0 && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim() === "https");
@@ -333,6 +333,7 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; status: string; message: 
 };
 const MALFORMED = { code: "INVALID_PARAMETER" as ErrorCode, status: "400 Bad Request", message: "The request is not valid HTTP/1.1." };
 const TIMEOUT = { code: "REQUEST_TIMEOUT" as ErrorCode, status: "408 Request Timeout", message: "The request's headers or body did not arrive in time." };
+const NO_ROUTE = { code: "NOT_FOUND" as ErrorCode, status: "404 Not Found", message: "No route has this path. The API reference is at /v1/openapi.json." };
 
 /**
  * Requests node's parser refuses before there is a request to answer: an unknown method gets 405
@@ -345,9 +346,7 @@ export function answerClientErrors(server: Server, allowOf?: (path: string) => s
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
     const path = (req.url ?? "").split("?")[0]!;
     const allow = isApiPath(path) && allowOf ? allowOf(path) : undefined;
-    const e = allow === null
-      ? { code: "NOT_FOUND" as ErrorCode, status: "404 Not Found", message: "No route has this path. The API reference is at /v1/openapi.json." }
-      : { code: "METHOD_NOT_ALLOWED" as ErrorCode, status: "405 Method Not Allowed", message: "CONNECT is not a method this server answers." };
+    const e = allow === null ? NO_ROUTE : { code: "METHOD_NOT_ALLOWED" as ErrorCode, status: "405 Method Not Allowed", message: "CONNECT is not a method this server answers." };
     if (socket.writable) writeRefusal(socket, e, allow ? { allow } : {});
     else socket.destroy();
   });
@@ -363,7 +362,7 @@ export function answerClientErrors(server: Server, allowOf?: (path: string) => s
     if (err.code === "HPE_INVALID_METHOD" && allowOf) {
       const target = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split("\r\n", 1)[0]?.split(" ")[1] ?? "";
       const allow = allowOf(target.split("?")[0]!);
-      if (allow === null) e = { code: "NOT_FOUND", status: "404 Not Found", message: "No route has this path. The API reference is at /v1/openapi.json." };
+      if (allow === null) e = NO_ROUTE;
       else if (allow) extra.allow = allow;
     }
     writeRefusal(socket, e, extra);

@@ -115,7 +115,6 @@ export async function adminSetFlags(op: Operator, id: string, input: { legacy_pa
   return adminGetAccount(id);
 }
 
-/** GET /v1/admin/accounts/{account_id}/audit: the account's operator actions, newest first. */
 /** The audit log's cursor: the last entry's id, bound to its account. */
 const auditCursor = {
   encode: (account: string, id: number) => Buffer.from(JSON.stringify({ a: account, i: id })).toString("base64url"),
@@ -130,7 +129,7 @@ const auditCursor = {
   },
 };
 
-/** An account's audit log, newest first, paged as every list (SPEC.md Pagination). */
+/** GET /v1/admin/accounts/{account_id}/audit: the account's operator actions, newest first, paged as every list (SPEC.md Pagination). */
 export async function adminAudit(id: string, q: { limit: number; cursor?: string }, link: Link) {
   await load(id);
   const before = q.cursor === undefined ? undefined : auditCursor.decode(q.cursor, id);

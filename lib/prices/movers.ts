@@ -4,10 +4,11 @@ import type { MoveWindow } from "./moves";
 import { selectMovers, type MoverRow } from "./queries/moves";
 import { sourceOf } from "./sources";
 
-const INDEX_LABEL = sourceOf("INDEX")!.label;
-
 // GET /v1/prices/movers: the products whose composite index rose and fell most over a window.
 // A floor on the price keeps cheap cards' noise (0.10 to 0.30 EUR is +200 %) out of the ranking.
+
+/** A row's label when its index series has none of its own to say (never on an imported index). */
+const INDEX_LABEL = sourceOf("INDEX")!.label;
 
 export type MoversInput = { window: MoveWindow; product: "card" | "sealed"; limit: number; min_eur: number; region?: string; set?: string };
 
