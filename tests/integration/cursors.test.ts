@@ -3,16 +3,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { routeSpecs } from "@/app/api/v1/routes";
 import type { RouteSpec } from "@/lib/api/route";
 import { call, getJson } from "../helpers/api";
+import { makeAccount } from "../helpers/accounts";
 import { expectEnvelope } from "../helpers/expect";
+import { setCreditsUsed, useAdminToken } from "../helpers/meter";
 
 // Garbage cursors on every list of the route table (app/api/v1/routes.ts): whatever a client
 // sends as `cursor`, the answer is 400 INVALID_CURSOR in the envelope, never INVALID_PARAMETER
 // and never a 500. A route with a cursor added later is covered without touching this file.
 
-type List = { path: string; url: string; orderBy: boolean };
+type List = { path: string; url: string; orderBy: boolean; headers: Record<string, string> };
 
-/** Real values for the path parameters of list routes. */
+/** Real values for the path parameters of list routes (the operator's account: made in beforeAll). */
 const PATH_VALUES: Record<string, Record<string, string>> = { "/sets/{code}/cards": { code: "base1" } };
+const ADMIN_TOKEN = useAdminToken();
+/** Lists with a cursor of their own, not the catalogue's base64url {r, o, k}: their tampering is tried in their own files. */
+const OWN_CURSOR = ["/billing/invoices", "/admin/accounts/{account_id}/audit"];
 
 let lists: List[] = [];
 
@@ -24,10 +29,15 @@ function listOf(spec: RouteSpec): List | undefined {
     if (!v) throw new Error(`no real value for {${name}} of ${spec.path}: add one to PATH_VALUES`);
     return encodeURIComponent(v);
   });
-  return { path: spec.path, url, orderBy: "orderBy" in shape };
+  // An operator list answers the operator's token only (anyone else: a path that does not exist).
+  const headers: Record<string, string> = spec.auth === "admin" ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {};
+  return { path: spec.path, url, orderBy: "orderBy" in shape, headers };
 }
 
-beforeAll(() => {
+beforeAll(async () => {
+  const audited = await makeAccount();
+  for (const used of [1, 2]) await setCreditsUsed(audited.id, used);
+  PATH_VALUES["/admin/accounts/{account_id}/audit"] = { account_id: audited.id };
   lists = routeSpecs().map(listOf).filter((l): l is List => !!l).sort((a, b) => a.path.localeCompare(b.path));
 });
 
@@ -57,8 +67,8 @@ const GARBAGE: [string, string][] = [
   ["a prototype-polluting payload", b64('{"__proto__":{"k":[]},"r":"cards","o":"id"}')],
 ];
 
-async function expectInvalidCursor(url: string) {
-  const res = await call("GET", url);
+async function expectInvalidCursor(url: string, headers: Record<string, string> = {}) {
+  const res = await call("GET", url, { headers });
   const text = await res.text();
   expect(res.status, `${url.slice(0, 200)} never 500`).toBeLessThan(500);
   const body = JSON.parse(text);
@@ -85,15 +95,16 @@ describe("garbage cursors are 400 INVALID_CURSOR on every list of the route tabl
 
   for (const [what, cursor] of GARBAGE) {
     it(what, async () => {
-      for (const l of lists) await expectInvalidCursor(join(l.url, `cursor=${cursor}`));
+      for (const l of lists) await expectInvalidCursor(join(l.url, `cursor=${cursor}`), l.headers);
     });
   }
 
   it("a real cursor tampered with: values of the wrong type, too few or too many, another resource or order", async () => {
     // The keys list needs a second key for a second page.
     expect((await call("POST", "/v1/keys", { headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "cursors" }) })).status).toBe(201);
-    // The invoices list pages by Stripe's own cursor (an invoice id): its tampering is tried in billing.test.ts.
-    for (const l of lists.filter((x) => x.path !== "/billing/invoices")) {
+    // The invoices list pages by Stripe's own cursor (an invoice id), the operator's audit log by
+    // an entry's id: their tampering is tried in billing.test.ts and accounts.test.ts.
+    for (const l of lists.filter((x) => !OWN_CURSOR.includes(x.path))) {
       const { payload } = await realCursor(l.url);
       const tampered = [
         { ...payload, k: payload.k.map(() => ({})) },
@@ -110,7 +121,7 @@ describe("garbage cursors are 400 INVALID_CURSOR on every list of the route tabl
 
   it("a real cursor of one list is refused by every other list", async () => {
     const { cursor } = await realCursor("/v1/series");
-    for (const l of lists.filter((x) => x.path !== "/series")) await expectInvalidCursor(join(l.url, `cursor=${cursor}`));
+    for (const l of lists.filter((x) => x.path !== "/series")) await expectInvalidCursor(join(l.url, `cursor=${cursor}`), l.headers);
     // Under the same orderBy, it is said to be another list's, not another order's.
     const artists = await realCursor("/v1/artists?orderBy=name");
     const { body } = await getJson(`/v1/series?orderBy=name&cursor=${artists.cursor}`);
