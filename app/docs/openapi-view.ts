@@ -47,7 +47,8 @@ export type ParamView = {
 export type ErrorCodeView = { code: string; meaning: string };
 
 /** An error code of the glossary: its status, meaning, and whether most operations can answer it. */
-export type ErrorEntry = ErrorCodeView & { status: string; common: boolean };
+/** `common`: more than half of the operations answer it; `everywhere`: all of them do. */
+export type ErrorEntry = ErrorCodeView & { status: string; common: boolean; everywhere: boolean };
 
 export type ResponseView = {
   status: string;
@@ -604,13 +605,13 @@ export function operationView(method: string, path: string, op: Json, doc: Json,
   };
 }
 
-/** The error codes of all operations; those more than half of them answer are `common`. */
+/** The error codes of all operations; those more than half of them answer are `common`, those all of them answer `everywhere`. */
 export function errorGlossary(ops: OperationView[]): ErrorEntry[] {
   const byCode = new Map<string, ErrorEntry & { n: number }>();
   for (const o of ops) {
     for (const r of o.responses) {
       for (const c of r.codes) {
-        const e = byCode.get(c.code) ?? { ...c, status: r.status, common: false, n: 0 };
+        const e = byCode.get(c.code) ?? { ...c, status: r.status, common: false, everywhere: false, n: 0 };
         e.n++;
         if (!e.meaning) e.meaning = c.meaning;
         byCode.set(c.code, e);
@@ -618,7 +619,7 @@ export function errorGlossary(ops: OperationView[]): ErrorEntry[] {
     }
   }
   return [...byCode.values()]
-    .map(({ n, ...e }) => ({ ...e, common: n * 2 > ops.length }))
+    .map(({ n, ...e }) => ({ ...e, common: n * 2 > ops.length, everywhere: n === ops.length }))
     .sort((a, b) => Number(a.status) - Number(b.status) || a.code.localeCompare(b.code));
 }
 

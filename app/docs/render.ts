@@ -56,7 +56,9 @@ const codeLink = (code: string): Html => html`<a href="#${errorAnchor(code)}"><c
  * One status of an operation. Error codes most operations share (authentication, quota, internal)
  * link to the glossary; the operation's own codes also say what they mean.
  */
-function response(r: ResponseView, common: Set<string>): Html {
+function response(r: ResponseView, common: Set<string>, everywhere: Set<string>): Html {
+  // A status of codes every operation answers (413, 500) is said once, in the introduction.
+  if (r.error && r.codes.length && r.codes.every((c) => everywhere.has(c.code))) return html``;
   const shared = r.codes.filter((c) => common.has(c.code));
   const own = r.codes.filter((c) => !common.has(c.code));
   const text = statusText(r.status);
@@ -72,7 +74,7 @@ function response(r: ResponseView, common: Set<string>): Html {
     !r.error && r.body ? body("Body", r.body.contentType, r.body.schema, "optional") : ""}</li>`;
 }
 
-export function operation(op: OperationView, common: Set<string>): Html {
+export function operation(op: OperationView, common: Set<string>, everywhere: Set<string> = new Set()): Html {
   const auth = op.auth.map((a, i) =>
     html`${i ? " or " : ""}${a.label === "None" ? a.detail : html`<code>${a.detail}</code>`}${a.note ? html` <small>(${a.note.charAt(0).toLowerCase()}${a.note.slice(1)})</small>` : ""}`);
   return html`<section class="op" id="${op.id}"><h3>${op.summary}</h3><a class="op-path" href="#${op.id}"><span class="m ${op.method}">${op.method.toUpperCase()}</span> <code>${op.path}</code></a>
@@ -80,7 +82,7 @@ export function operation(op: OperationView, common: Set<string>): Html {
 ${op.description.map((p) => html`<p>${md(p)}</p>`)}<pre class="curl"><code>${op.curl}</code></pre>
 ${op.parameters.length ? html`<h4>Parameters</h4>${params(op.parameters)}` : ""}${
   op.body ? html`<h4>Request body${op.body.required ? "" : " (optional)"}</h4>${body("", op.body.contentType, op.body.schema, "required")}` : ""}
-<h4>Responses</h4><ul class="resps">${op.responses.map((r) => response(r, common))}</ul></section>
+<h4>Responses</h4><ul class="resps">${op.responses.map((r) => response(r, common, everywhere))}</ul></section>
 `;
 }
 
@@ -106,8 +108,8 @@ operations link here rather than list them.</p><table class="fields errs"><tbody
 function errors(list: ErrorEntry[]): Html {
   return html`<section id="errors" class="grp"><h2>Error codes</h2><p class="note">Every error names its code in the body
 (<code>error.code</code>) and in the <code>X-Error-Code</code> header. Those marked “most routes” can come from any operation
-with a key; each operation lists all the codes it can answer.</p><table class="fields errs"><tbody>${list.map((e) =>
-  html`<tr id="${errorAnchor(e.code)}"><td><code>${e.code}</code> <i>${e.status}</i>${e.common ? html` <b>most routes</b>` : ""}</td><td>${md(e.meaning)}</td></tr>`)}</tbody></table></section>
+with a key; each operation lists the codes it can answer, but for those marked “every route”.</p><table class="fields errs"><tbody>${list.map((e) =>
+  html`<tr id="${errorAnchor(e.code)}"><td><code>${e.code}</code> <i>${e.status}</i>${e.everywhere ? html` <b>every route</b>` : e.common ? html` <b>most routes</b>` : ""}</td><td>${md(e.meaning)}</td></tr>`)}</tbody></table></section>
 `;
 }
 
@@ -116,17 +118,18 @@ export function reference(view: ReferenceView): Html {
   const signup = view.groups.flatMap((g) => g.operations).find((o) => o.id === "createFreeAccount");
   const hasError = view.schemas.some((s) => s.name === "Error");
   const common = new Set(view.errors.filter((e) => e.common).map((e) => e.code));
+  const everywhere = view.errors.filter((e) => e.everywhere);
   return html`<div class="ref">${nav(view)}<main class="ref-main"><a class="nav-open" href="#contents">Contents</a>
 <section id="intro" class="intro"><h1>${view.title}</h1><p class="ver">Version ${view.version} · OpenAPI 3.1 · ${view.operationCount} operations ·
 <a href="/v1/openapi.json">/v1/openapi.json</a></p>${view.description.map((p) => html`<p>${md(p)}</p>`)}
 <p>In the examples, <code>$BASE</code> is this site’s address and <code>$KEY</code> an API key, sent as <code>X-Api-Key: $KEY</code>
 or <code>Authorization: Bearer $KEY</code>.${signup ? html` A trial key takes one call: <a href="#${signup.id}">${signup.summary}</a>.` : ""}
 Every error answers with ${hasError ? html`the <a href="#${schemaAnchor("Error")}">Error</a> envelope` : "one envelope"}; each operation lists the
-<a href="#errors">error codes</a> it can answer. Every answer carries <code>X-Request-Id</code>, and every answer to a key the
+<a href="#errors">error codes</a> it can answer${everywhere.length ? html`, beyond those any operation can: ${everywhere.map((e, i) => html`${i ? ", " : ""}${e.status} ${codeLink(e.code)}`)}` : ""}. Every answer carries <code>X-Request-Id</code>, and every answer to a key the
 <a href="#${METER_HEADERS_ANCHOR}">meter headers</a>. Operator routes come last.</p></section>
 ${view.groups.map((g) => html`<section id="${g.id}" class="grp${g.operators ? " ops-admin" : ""}"><h2>${g.tag}</h2>${
   g.operators ? html`<p class="note">For the service’s operators, with the operator token; not part of the public API.</p>` : ""}
-${g.operations.map((o) => operation(o, common))}</section>
+${g.operations.map((o) => operation(o, common, new Set(everywhere.map((e) => e.code))))}</section>
 `)}${errors(view.errors)}${meterHeaders(view.meterHeaders)}<section id="schemas" class="grp"><h2>Schemas</h2><p class="note">Named shapes the operations refer to.</p>
 ${view.schemas.map((s) => html`<section id="${s.id}" class="op schema"><h3>${s.name}</h3>${s.schema.description ? html`<p>${md(s.schema.description)}</p>` : ""}<p class="bh">${type(s.schema.type, s.schema.nullable)}</p>${
   // Named shapes are all answers' here (no request body refers to one): optional fields are marked.
