@@ -54,8 +54,12 @@ describe("GET /v1/me/requests", () => {
     const acc = await makeAccount({ plan: "developer" });
     const nowhere = await as(acc.key, "GET", "/v1/no-such-route");
     const wrongMethod = await as(acc.key, "DELETE", "/v1/cards");
-    expect([nowhere.status, wrongMethod.status]).toEqual([404, 405]);
-    for (const [a, method, route, code] of [[nowhere, "GET", "/v1/no-such-route", "NOT_FOUND"], [wrongMethod, "DELETE", "/v1/cards", "METHOD_NOT_ALLOWED"]] as const) {
+    // A route with a parameter: its template, as every call of the route is logged (it was the path asked for, one route per id).
+    const onCard = await as(acc.key, "DELETE", "/v1/cards/base1-2");
+    expect([nowhere.status, wrongMethod.status, onCard.status]).toEqual([404, 405, 405]);
+    for (const [a, method, route, code] of [
+      [nowhere, "GET", "/v1/no-such-route", "NOT_FOUND"], [wrongMethod, "DELETE", "/v1/cards", "METHOD_NOT_ALLOWED"], [onCard, "DELETE", "/v1/cards/{id}", "METHOD_NOT_ALLOWED"],
+    ] as const) {
       const rows = await rowsOf(acc.key, `?request_id=${a.h("x-request-id")}`);
       expect(rows, route).toHaveLength(1);
       expect(rows[0]).toMatchObject({ method, route, status: a.status, error_code: code, credits: 0 });

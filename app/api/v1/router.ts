@@ -14,7 +14,7 @@ import { ROUTE_MODULES } from "./routes";
 
 type Handler = ((req: Request, ctx: { params: Promise<Record<string, string> | undefined> }) => Promise<Response>) & { spec?: RouteSpec };
 /** `admin`: an operator path, which does not exist for anyone without the token (CONTRACT.md §6). */
-type Entry = { regex: RegExp; names: string[]; mod: Record<string, unknown>; statics: number; first: string; admin: boolean };
+type Entry = { regex: RegExp; names: string[]; mod: Record<string, unknown>; statics: number; first: string; admin: boolean; path: string };
 
 const table: Entry[] = [];
 for (const mod of ROUTE_MODULES) {
@@ -29,7 +29,7 @@ for (const mod of ROUTE_MODULES) {
   if (!first || first.includes("{")) throw new Error(`${spec.path}: a route's first segment must be static`);
   table.push({
     regex: new RegExp(`^/v1${pattern}$`), names, mod, statics: spec.path.split("/").filter((s) => s && !s.startsWith("{")).length, first,
-    admin: spec.auth === "admin",
+    admin: spec.auth === "admin", path: spec.path,
   });
 }
 table.sort((a, b) => b.statics - a.statics);
@@ -72,7 +72,7 @@ export async function answer(req: Request): Promise<Answer> {
     // export serves (TRACE, a made-up one) is the module's 405.
     const res = handler?.spec
       ? await answerRoute(handler.spec, req, e.names.length ? params : {})
-      : await outside(req, handler ? handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }) : methodNotAllowed(req, served(e.mod)));
+      : await outside(req, handler ? handler(req, { params: Promise.resolve(e.names.length ? params : undefined) }) : methodNotAllowed(req, served(e.mod)), e.path);
     return headless(req, res);
   }
   // No route has this path: 404 whatever the method (CONTRACT.md §8), HEAD and OPTIONS included.
@@ -107,17 +107,18 @@ function headless(req: Request, res: Answer): Answer {
  * An answer made outside the pipeline (a module's OPTIONS or 405, the catch-all's 404, a broken
  * path), with X-Trial-Expires-At for a trial key: SPEC.md has every response on one carry it.
  * Every /v1 request of every server passes here, so this is the one place that adds it. A
- * refusal of a key's call is in its owner's request log too, under the path it asked for:
- * the owner finds it by the request id of the error answer.
+ * refusal of a key's call is in its owner's request log too, under its route's template when a
+ * route has the path (`template`, as the pipeline logs it), else the path it asked for: the
+ * owner finds it by the request id of the error answer.
  */
-async function outside(req: Request, res: Response | Promise<Response>): Promise<Answer> {
+async function outside(req: Request, res: Response | Promise<Response>, template?: string): Promise<Answer> {
   const started = performance.now();
   const [r, principal] = await Promise.all([res, presentedAccount(req)]);
   const trial = trialHeaderOf(principal);
   if (trial) for (const name in trial) r.headers.set(name, trial[name]!);
   if (principal && r.status >= 400) {
     logAnswer({
-      principal, method: req.method, path: urlOf(req).pathname.slice(3, 203), requestId: r.headers.get("x-request-id") ?? "", started,
+      principal, method: req.method, path: template ?? urlOf(req).pathname.slice(3, 203), requestId: r.headers.get("x-request-id") ?? "", started,
       status: r.status, errorCode: r.headers.get("x-error-code"),
     });
   }
