@@ -25,8 +25,9 @@ import type { Ctx, RouteSpec, Upload } from "./route";
 //   5. body                read within the route's limit (413), then validated: JSON by zod,
 //                          a photo sniffed (400s); see body.ts
 //   6. meter acquire       one atomic script: rate, concurrency, credits (429s); a request
-//                          with If-None-Match refused for spent credits goes on, and is
-//                          answered only if it is the free 304 (step 9), the 429 otherwise
+//                          with If-None-Match refused for spent credits goes on at the plan's
+//                          pace (a lease of no cost), and is answered only if it is the free
+//                          304 (step 9), the 429 otherwise
 //   7. handler             the route's own work in lib/<domain>, or its cached rendering
 //   8. card allowance      the answer's cards counted; 403 if new ones exceed the allowance
 //   9. ETag / 304          strong validator over the exact body
@@ -73,6 +74,11 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
       lease = await acquireMeter(spec, principal, cost, feature);
     } catch (err) {
       if (!(refused = revalidating(err, req))) throw err;
+      // Spent credits still buy a revalidation, at the plan's pace: a lease of no cost (a rate
+      // or concurrency refusal of that one is the answer; spent credits again, the first).
+      lease = await acquireMeter(spec, principal, 0, undefined).catch((again: unknown) => {
+        throw again instanceof MeterRefusal && again.code !== "QUOTA_EXCEEDED" ? again : refused;
+      });
     }
     if (lease) pending = watchSettle(lease);
     const ctx: Ctx<any, any, any> = {
@@ -84,12 +90,13 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     try {
       rendered = await runHandler(spec, req, ctx, input.params);
     } catch (err) {
-      throw refused ?? err;
+      if (refused) await giveBack(lease, refused);
+      throw err;
     }
     const res = finish(spec, req, reqId, rendered, warnings);
     // Spent credits buy a revalidation only: any other answer is the refusal.
-    if (refused && res.status !== 304) throw refused;
-    const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : (refused?.free ?? {});
+    if (refused && res.status !== 304) await giveBack(lease, refused);
+    const meter = lease ? await settleMeter(lease, res.status, rendered.cardIds, rendered.credits) : {};
     logAnswer({ principal, method: req.method, path: spec.path, requestId: reqId, started, status: res.status, errorCode: null, pending });
     return withHeaders(res, principal, principal.kind === "account" || spec.auth !== "none" ? meter : await unlookedTrial(spec, req));
   } catch (err) {
@@ -137,7 +144,7 @@ async function readBody(spec: RouteSpec<any, any, any>, req: Request): Promise<B
 
 /** A refusal of the meter: it carries the meter's headers, a rejection included. */
 class MeterRefusal extends ApiError {
-  constructor(error: ApiError, readonly meterHeaders: Record<string, string>, readonly free?: Record<string, string>) {
+  constructor(error: ApiError, readonly meterHeaders: Record<string, string>) {
     super(error.code, error.message, error.details, error.headers);
   }
 }
@@ -148,7 +155,13 @@ class MeterRefusal extends ApiError {
  * otherwise.
  */
 function revalidating(err: unknown, req: Request): MeterRefusal | undefined {
-  return err instanceof MeterRefusal && err.free && req.headers.has("if-none-match") ? err : undefined;
+  return err instanceof MeterRefusal && err.code === "QUOTA_EXCEEDED" && req.headers.has("if-none-match") ? err : undefined;
+}
+
+/** The revalidation's lease released, nothing charged, and the refusal for spent credits given instead. */
+async function giveBack(lease: Lease | undefined, refused: MeterRefusal): Promise<never> {
+  if (lease) await settle(lease, refused.status);
+  throw refused;
 }
 
 /**
@@ -168,7 +181,7 @@ async function acquireMeter(spec: RouteSpec<any, any, any>, principal: Principal
   // Outside production only: lets the benchmark measure the meter's own cost on one process.
   if (env().NODE_ENV !== "production" && process.env.BENCH_UNMETERED === "1") return undefined;
   const outcome = await acquire(principal.account, { route: spec.operationId, cost, feature, minPlan: spec.cost.minPlan });
-  if (!outcome.ok) throw new MeterRefusal(outcome.error, outcome.headers, outcome.free);
+  if (!outcome.ok) throw new MeterRefusal(outcome.error, outcome.headers);
   return outcome.lease;
 }
 

@@ -38,11 +38,7 @@ export type Lease = {
 
 export type AcquireOutcome =
   | { ok: true; lease: Lease }
-  /**
-   * `free`: on a refusal for spent credits, the headers of an answer that costs nothing (a 304
-   * revalidation, which SPEC.md makes free whatever the balance), should the caller have one.
-   */
-  | { ok: false; error: ApiError; headers: Record<string, string>; free?: Record<string, string> };
+  | { ok: false; error: ApiError; headers: Record<string, string> };
 
 export type SettleOutcome = { ok: true; headers: Record<string, string>; charged: number } | { ok: false; error: ApiError; headers: Record<string, string> };
 
@@ -125,14 +121,14 @@ export async function acquire(account: Account, opts: { route: string; cost: num
       // RateLimit-Reset here is the quota's reset, not the bucket's: absent when the credits
       // never renew (trial) or the reset is unknown or past (SPEC.md QUOTA_EXCEEDED 2 and 3).
       const { "ratelimit-reset": _bucket, ...rest } = headers;
-      return refuse(quotaError(lease, r), rest, quotaTiming(lease), headers);
+      return refuse(quotaError(lease, r), rest, quotaTiming(lease));
     }
     case Outcome.DAILY_CAP: {
       const secs = secondsToMidnight(now);
       return refuse(new ApiError("QUOTA_EXCEEDED", `The trial's daily cap of ${a.dailyCap} credits is spent. It resets at midnight UTC.`, {
         renews: true, cap: "daily", daily_cap: a.dailyCap, daily_used: r.dailyUsed, retry_after_s: secs,
         next_step: upgradeStep(lease.upgradeTo, "Paid plans have no daily cap."),
-      }), headers, { "retry-after": String(secs), "ratelimit-reset": String(secs) }, headers);
+      }), headers, { "retry-after": String(secs), "ratelimit-reset": String(secs) });
     }
     case Outcome.FEATURE:
       return refuse(new ApiError("PLAN_REQUIRED", `The trial's ${featureLimit(account, feature)} ${feature.replace("_", " ")} calls are used. This route needs the Growth plan.`, {
@@ -143,8 +139,8 @@ export async function acquire(account: Account, opts: { route: string; cost: num
   }
 }
 
-function refuse(error: ApiError, headers: Record<string, string>, extra: Record<string, string>, free?: Record<string, string>): AcquireOutcome {
-  return { ok: false, error, headers: { ...headers, ...extra }, free };
+function refuse(error: ApiError, headers: Record<string, string>, extra: Record<string, string>): AcquireOutcome {
+  return { ok: false, error, headers: { ...headers, ...extra } };
 }
 
 function degraded(lease: Lease, err: unknown): AcquireOutcome {

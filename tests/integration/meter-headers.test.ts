@@ -66,6 +66,20 @@ describe("X-Quota-Remaining: served, refunded and rejected calls", () => {
     expect(me.body.data.quota.credits_used).toBe(200_000 - 2);
   });
 
+  it("free revalidations of a spent account keep the plan's pace: past the trial's burst, RATE_LIMITED", async () => {
+    const acct = await makeAccount({ confirmed: true });
+    const etag = (await as(acct.key, "GET", "/v1/sets?limit=1")).h("etag")!;
+    await setCreditsUsed(acct.id, trial.credits);
+    // A refusal for spent credits takes no token: the revalidations it let through were unlimited.
+    const answers = [];
+    for (let i = 0; i < trial.burst + 5; i++) answers.push(await as(acct.key, "GET", "/v1/sets?limit=1", { headers: { "if-none-match": etag } }));
+    expect(answers[0]!.status).toBe(304);
+    expect(answers.filter((a) => a.status === 429).map((a) => a.body.error.code)).toContain("RATE_LIMITED");
+    expect(answers.filter((a) => a.status === 304).length).toBeLessThanOrEqual(trial.burst + 2);
+    const me = await paced(() => as(acct.key, "GET", "/v1/me"));
+    expect(me.body.data.quota.credits_used).toBe(trial.credits);
+  });
+
   it("a 429 reserves nothing: the refused cost is not taken, a cheaper call still fits", async () => {
     const acct = await makeAccount({ confirmed: true });
     const left = 3;
