@@ -20,6 +20,15 @@ const hostname = process.env.HOST ?? "0.0.0.0";
 
 const PAGE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+/**
+ * What Next would answer with a 500, refused here instead: TRACE and made-up methods, and forms
+ * posted from another origin or over the server actions' body limit (actionRefusal).
+ */
+function pageRefusal(req: http.IncomingMessage): ApiError | undefined {
+  if (!PAGE_METHODS.has(req.method ?? "")) return new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not a method pages answer.`);
+  return actionRefusal(req);
+}
+
 async function main(): Promise<void> {
   checkBeforeListening();
   // Start-up work runs here, next to the /v1 modules that use it; Next's instrumentation hook
@@ -34,15 +43,13 @@ async function main(): Promise<void> {
     const bad = badTarget(req, `localhost:${port}`);
     if (bad) return void (await refuseTarget(res, bad, securityHeaders(req, true)));
     const api = isApiPath(req.url ?? "/");
+    let why: ApiError | undefined;
     try {
       stampClientIp(req);
       if (api) {
         const sending = sendAnswer(res, await answer(toWebRequest(req, `localhost:${port}`)), securityHeaders(req, true));
         if (sending) await sending;
-      } else if (!PAGE_METHODS.has(req.method ?? "") || actionRefusal(req)) {
-        // Next answers TRACE and made-up methods, and server actions from another origin or
-        // over its body limit, with a 500: they are refused here instead.
-        const why = actionRefusal(req) ?? new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not a method pages answer.`);
+      } else if ((why = pageRefusal(req))) {
         const refused = sendAnswer(res, errorAnswer(why, newRequestId()), securityHeaders(req, true));
         if (refused) await refused;
       } else {

@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/api/errors";
 import type { Link } from "@/lib/api/list";
-import { malformedCursor } from "@/lib/api/paging";
+import { ownCursor } from "@/lib/api/paging";
 import { getDb } from "@/lib/db/client";
 import { meterDriver } from "@/lib/meter/driver";
 import { isoDay, OPERATOR_ADJUSTMENT, record } from "@/lib/meter/ledger";
@@ -116,26 +116,19 @@ export async function adminSetFlags(op: Operator, id: string, input: { legacy_pa
 }
 
 /** The audit log's cursor: the last entry's id, bound to its account. */
-const auditCursor = {
-  encode: (account: string, id: number) => Buffer.from(JSON.stringify({ a: account, i: id })).toString("base64url"),
-  decode(cursor: string, account: string): number {
-    try {
-      const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { a?: unknown; i?: unknown };
-      if (v.a === account && Number.isSafeInteger(v.i) && (v.i as number) > 0) return v.i as number;
-    } catch {
-      // falls through to the refusal
-    }
-    throw malformedCursor();
-  },
-};
+const auditCursor = (account: string) => ownCursor<number>(
+  (id) => ({ a: account, i: id }),
+  (v) => (v?.a === account && Number.isSafeInteger(v.i) && v.i > 0 ? v.i : undefined),
+);
 
 /** GET /v1/admin/accounts/{account_id}/audit: the account's operator actions, newest first, paged as every list (SPEC.md Pagination). */
 export async function adminAudit(id: string, q: { limit: number; cursor?: string }, link: Link) {
   await load(id);
-  const before = q.cursor === undefined ? undefined : auditCursor.decode(q.cursor, id);
+  const cursor = auditCursor(id);
+  const before = q.cursor === undefined ? undefined : cursor.decode(q.cursor);
   const found = await selectAudit(id, q.limit + 1, before);
   const data = found.slice(0, q.limit);
   const links: { next?: string } = {};
-  if (found.length > q.limit) links.next = link({ limit: q.limit, cursor: auditCursor.encode(id, data.at(-1)!.id) });
+  if (found.length > q.limit) links.next = link({ limit: q.limit, cursor: cursor.encode(data.at(-1)!.id) });
   return { body: { data, meta: { limit: q.limit, count: data.length, has_more: Boolean(links.next) }, links } };
 }

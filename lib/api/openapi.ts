@@ -103,13 +103,18 @@ const meterRefs = (names: string[]): Json => Object.fromEntries(names.map((n) =>
 const CREDIT_ERRORS: ErrorCode[] = ["QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"];
 const PARAM_ERRORS: Record<string, ErrorCode> = { limit: "LIMIT_EXCEEDED", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", cursor: "INVALID_CURSOR" };
 
-/** What a public route (no key) still says to a trial key sent with it: when the trial ends. */
-const PUBLIC_HEADERS = ["X-Trial-Expires-At"];
+/**
+ * The meter headers an answer of a route without a key documents: on a public route, what it
+ * still says to a trial key sent with it (when the trial ends); none on an operator route.
+ */
+type Auth = RouteSpec<any, any, any>["auth"];
+const unkeyedHeaders = (auth: Auth): Json => (auth === "none" ? meterRefs(["X-Trial-Expires-At"]) : {});
 
-function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean, free: boolean, query: string[], admin: boolean): Json {
+function errorResponses(codes: ErrorCode[], auth: Auth, strictQuery: boolean, free: boolean, query: string[]): Json {
+  const keyed = auth === "key";
   const all = new Set<ErrorCode>(codes);
   // An operator route is, to anyone without the token, a path that does not exist (lib/api/auth.ts).
-  if (admin) all.add("NOT_FOUND");
+  if (auth === "admin") all.add("NOT_FOUND");
   // Unknown query parameters are refused on every route but the liveness probe.
   if (strictQuery) all.add("INVALID_PARAMETER");
   if (keyed) for (const c of KEYED_ERRORS) if (!(free && CREDIT_ERRORS.includes(c))) all.add(c);
@@ -129,7 +134,7 @@ function errorResponses(codes: ErrorCode[], keyed: boolean, strictQuery: boolean
         "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
         "X-Error-Code": { schema: { type: "string", enum: list } },
         "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" },
-        ...(keyed ? meterRefs(status === 429 || status === 503 ? REFUSAL_HEADERS : ERROR_METER_HEADERS) : admin ? {} : meterRefs(PUBLIC_HEADERS)),
+        ...(keyed ? meterRefs(status === 429 || status === 503 ? REFUSAL_HEADERS : ERROR_METER_HEADERS) : unkeyedHeaders(auth)),
       },
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
@@ -150,7 +155,7 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
         ...(spec.cacheControl ? { "Cache-Control": { schema: { type: "string", const: spec.cacheControl } } } : {}),
         ...(spec.etag ? { ETag: { schema: { type: "string" }, description: "Strong validator of this exact body." } } : {}),
         ...(spec.cache ? { "X-Cache": { schema: { type: "string", enum: ["HIT", "MISS"] }, description: "Whether this instance answered from its cache of rendered catalogue answers." } } : {}),
-        ...(keyed ? { "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" }, ...meterRefs(SUCCESS_METER_HEADERS) } : spec.auth === "none" ? meterRefs(PUBLIC_HEADERS) : {}),
+        ...(keyed ? { "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" }, ...meterRefs(SUCCESS_METER_HEADERS) } : unkeyedHeaders(spec.auth)),
       },
       content: spec.responseContentType
         ? { [spec.responseContentType]: { schema: { type: "string", contentEncoding: "binary" } } }
@@ -164,12 +169,12 @@ export function buildOpenApi(specs: RouteSpec[], info: { version: string }): Jso
           "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
           ETag: { schema: { type: "string" }, description: "The validator that matched." },
           "X-Credits-Cost": { $ref: "#/components/headers/X-Credits-Cost" },
-          ...(keyed ? meterRefs(ERROR_METER_HEADERS) : spec.auth === "none" ? meterRefs(PUBLIC_HEADERS) : {}),
+          ...(keyed ? meterRefs(ERROR_METER_HEADERS) : unkeyedHeaders(spec.auth)),
         },
       };
     }
     const queryNames = Object.keys((spec.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
-    Object.assign(responses, errorResponses(spec.errors, keyed, !spec.anyQuery, !!spec.cost.alwaysFree, queryNames, spec.auth === "admin"));
+    Object.assign(responses, errorResponses(spec.errors, spec.auth, !spec.anyQuery, !!spec.cost.alwaysFree, queryNames));
     const op: Json = {
       operationId: spec.operationId,
       summary: spec.summary,

@@ -136,6 +136,27 @@ function validValue(v: unknown, c: SortColumn): boolean {
 /** The refusal of a cursor that cannot be read (SPEC.md: INVALID_CURSOR), wherever it is found so. */
 export const malformedCursor = () => new ApiError("INVALID_CURSOR", "The cursor is malformed. Follow links.next verbatim.", { parameter: "cursor" });
 
+/**
+ * The cursor of a list that pages by a value of its own rather than a sort's keys (an invoice's
+ * id, an audit entry's): base64url JSON like every cursor, `write` making its payload and `read`
+ * taking the value back, or undefined for a payload this list did not issue (INVALID_CURSOR).
+ */
+export function ownCursor<T>(write: (value: T) => unknown, read: (payload: any) => T | undefined) {
+  return {
+    encode: (value: T) => Buffer.from(JSON.stringify(write(value))).toString("base64url"),
+    decode(cursor: string): T {
+      let value: T | undefined;
+      try {
+        value = read(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+      } catch {
+        // refused below
+      }
+      if (value === undefined) throw malformedCursor();
+      return value;
+    },
+  };
+}
+
 export function decodeCursor(raw: string, spec: SortSpec, order: Order): unknown[] {
   let payload: CursorPayload;
   try {

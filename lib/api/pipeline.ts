@@ -67,8 +67,7 @@ export async function answerRoute(spec: RouteSpec<any, any, any>, req: Request, 
     const cost = spec.auth === "key" ? spec.cost.credits({ query: input.query, params: input.params }) : 0;
     const feature = gatePlan(spec, principal, cost);
     // Most routes read no body: no await (each one a turn of the microtask queue) for them.
-    if (spec.method === "GET") refuseDeclaredBody(req);
-    const { body, upload } = spec.method === "GET" || spec.rawBody ? NO_BODY : await readBody(spec, req);
+    const { body, upload } = spec.method === "GET" ? getBody(req) : spec.rawBody ? NO_BODY : await readBody(spec, req);
     let refused: MeterRefusal | undefined;
     try {
       lease = await acquireMeter(spec, principal, cost, feature);
@@ -137,6 +136,12 @@ async function readBody(spec: RouteSpec<any, any, any>, req: Request): Promise<B
   if (spec.body) return { body: validate(spec.body, await readJson(req, bodyOptional(spec.body)), "body", []) };
   if (spec.upload) return { upload: await readUpload(req, spec.upload.maxBytes) };
   await readJson(req, true);
+  return NO_BODY;
+}
+
+/** A GET's body: never read, but one declared past the JSON limit refused as on every route (413). */
+function getBody(req: Request): Body {
+  refuseDeclaredBody(req);
   return NO_BODY;
 }
 

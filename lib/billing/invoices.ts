@@ -1,4 +1,4 @@
-import { malformedCursor } from "@/lib/api/paging";
+import { ownCursor } from "@/lib/api/paging";
 import type { Link } from "@/lib/api/list";
 import type { Account } from "@/lib/accounts/types";
 import { listInvoices } from "./manage";
@@ -8,18 +8,10 @@ import { listInvoices } from "./manage";
 
 const STRIPE_MAX = 100;
 
-export const invoiceCursor = {
-  encode: (lastId: string) => Buffer.from(JSON.stringify({ a: lastId })).toString("base64url"),
-  decode(cursor: string): string {
-    try {
-      const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { a?: unknown };
-      if (typeof v.a === "string" && /^in_[A-Za-z0-9_]{1,100}$/.test(v.a)) return v.a;
-    } catch {
-      // falls through to the refusal
-    }
-    throw malformedCursor();
-  },
-};
+export const invoiceCursor = ownCursor<string>(
+  (lastId) => ({ a: lastId }),
+  (v) => (typeof v?.a === "string" && /^in_[A-Za-z0-9_]{1,100}$/.test(v.a) ? v.a : undefined),
+);
 
 /**
  * One page of `limit` invoices (1 to 250 as on every list, SPEC.md Pagination rule 7): Stripe
