@@ -101,7 +101,8 @@ const meterRefs = (names: string[]): Json => Object.fromEntries(names.map((n) =>
 
 // Refusals that only a call costing credits can meet.
 const CREDIT_ERRORS: ErrorCode[] = ["QUOTA_EXCEEDED", "PLAN_REQUIRED", "TRIAL_EXPIRED"];
-const PARAM_ERRORS: Record<string, ErrorCode> = { limit: "LIMIT_EXCEEDED", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", cursor: "INVALID_CURSOR" };
+// (A card query's q is INVALID_QUERY too: the routes that take one list it themselves.)
+const PARAM_ERRORS: Record<string, ErrorCode> = { limit: "LIMIT_EXCEEDED", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", cursor: "INVALID_CURSOR" };
 
 /**
  * The meter headers an answer of a route without a key documents: on a public route, what it

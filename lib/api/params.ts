@@ -65,7 +65,9 @@ export const includeParam = (values: readonly string[], note = "") =>
     description: `Comma-separated, from: ${values.join(", ")}. Anything else is INVALID_INCLUDE.${note ? ` ${note}` : ""}`,
   });
 
-export const qParam = (description: string) => z.string().max(1000).optional().meta({ description });
+/** The longest card query (the query language's `q`); a plain-text `q` (names, words) has its own, shorter limit. */
+const QUERY_MAX = 1000;
+export const qParam = (description: string) => z.string().max(QUERY_MAX).optional().meta({ description });
 
 export const PAGING_PARAMS = ["page", "offset"];
 
@@ -98,13 +100,18 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
     const got = typeof sent === "string" ? ` (got '${sent.length > 40 ? `${sent.slice(0, 40)}…` : sent}')` : "";
     return new ApiError("INVALID_PARAMETER", `${param} must be ${issue.expected === "int" ? "a whole number" : "a number"}${got}.`, { parameter: param });
   }
-  // A parameter with its own error code keeps it when it is merely too long.
-  const own: Partial<Record<string, ErrorCode>> = { cursor: "INVALID_CURSOR", q: "INVALID_QUERY", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD" };
+  // A parameter with its own error code keeps it when it is merely too long: a card query's `q`
+  // (qParam) is INVALID_QUERY; a plain-text one (an artist's name, a set's words) is a parameter
+  // like any other, and SPEC.md lists no INVALID_QUERY on those routes.
+  const max = (issue as { maximum?: unknown }).maximum;
+  const own: Partial<Record<string, ErrorCode>> = { cursor: "INVALID_CURSOR", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", ...(max === QUERY_MAX ? { q: "INVALID_QUERY" } : {}) };
   if (issue.code === "too_big" && own[param]) {
-    const max = (issue as { maximum?: unknown }).maximum;
     // INVALID_QUERY's details.position points at the problem: the first character past the limit.
     const at = param === "q" && typeof max === "number" ? { position: max } : {};
     return new ApiError(own[param]!, `${param} is too long: ${issue.message}`, { parameter: param, max_length: max, ...at });
+  }
+  if (issue.code === "too_big" && (issue as { origin?: string }).origin === "string") {
+    return new ApiError("INVALID_PARAMETER", `${param} is too long: ${issue.message}`, { parameter: param, max_length: max });
   }
   if (param === "limit" && issue.code === "too_big") {
     // The route's own maximum, which details.max must state (MAX_LIMIT unless it allows fewer).

@@ -104,8 +104,12 @@ const CASES: Case[] = [
   { name: "q that does not parse", applies: cardQuery, query: { q: "name:(" }, status: 400, code: "INVALID_QUERY",
     check: (d) => expect(typeof d.position).toBe("number") },
   { name: "q naming an unknown field", applies: cardQuery, query: { q: "zz:1" }, status: 400, code: "INVALID_QUERY" },
-  { name: "q too long", applies: has("q"), query: { q: "a".repeat(1001) }, status: 400, code: "INVALID_QUERY",
+  { name: "q too long", applies: cardQuery, query: { q: "a".repeat(1001) }, status: 400, code: "INVALID_QUERY",
     check: (d) => expect(typeof d.position).toBe("number") },
+  // A plain-text q (artists, sets, sealed) neither parses nor names fields: too long, it is a
+  // parameter out of bounds (SPEC.md lists no INVALID_QUERY on GET /v1/artists).
+  { name: "plain-text q too long", applies: (op) => op.params.has("q") && !cardQuery(op), query: { q: "a".repeat(201) }, status: 400, code: "INVALID_PARAMETER",
+    check: (d) => expect(d).toMatchObject({ parameter: "q", max_length: 200 }) },
   // An unknown region or language inside q is the same mistake as region=MARS or lang=xx.
   { name: "q with an unknown region", applies: cardQuery, query: { q: "set.region:XX" }, status: 400, code: "INVALID_PARAMETER",
     check: (d) => expect(d).toMatchObject({ parameter: "q", field: "set.region", valid_values: ["WEST", "JP", "CN", "KR"], position: 0 }) },

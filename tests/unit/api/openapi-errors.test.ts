@@ -23,9 +23,10 @@ describe("error codes in the OpenAPI document", () => {
     expect(codesOf("GET", "/v1/me")).not.toContain("QUOTA_EXCEEDED");
   });
 
-  it("a parameter with a code of its own brings it: limit LIMIT_EXCEEDED, q INVALID_QUERY", () => {
+  it("a parameter with a code of its own brings it: limit LIMIT_EXCEEDED; a card query's q INVALID_QUERY, a plain-text q none", () => {
     expect(codesOf("GET", "/v1/prices/movers")).toContain("LIMIT_EXCEEDED");
-    for (const path of ["/v1/sets", "/v1/artists", "/v1/sealed"]) expect(codesOf("GET", path), path).toContain("INVALID_QUERY");
+    for (const path of ["/v1/cards", "/v1/sets/{code}/cards"]) expect(codesOf("GET", path), path).toContain("INVALID_QUERY");
+    for (const path of ["/v1/sets", "/v1/artists", "/v1/sealed"]) expect(codesOf("GET", path), path).not.toContain("INVALID_QUERY");
   });
 
   it("every route lists PAYLOAD_TOO_LARGE: a GET's body is not read, but one declared past the limit is refused", () => {
