@@ -9,7 +9,7 @@ import type { Account } from "@/lib/accounts/types";
 import { needsPlanPrices, planIndexFields, pricesOf } from "@/lib/prices/embed";
 import { withholdsRows } from "@/lib/prices/quotes";
 import {
-  artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
+  artistWhere, countArtists, countSeries, localNameSql, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
   selectSeriesPage,
 } from "./queries/lists";
 import { findSet } from "./sets";
@@ -25,9 +25,24 @@ export const SERIES_SORT: SortSpec = {
   },
 };
 
+/**
+ * Under `lang` the list sorts by the name it shows (a French series list in French order), and is
+ * a list of its own: a cursor of another language's is refused, as another list's is.
+ */
+const seriesSorts = new Map<Lang, SortSpec>();
+function seriesSort(lang: Lang | undefined): SortSpec {
+  if (!lang) return SERIES_SORT;
+  let spec = seriesSorts.get(lang);
+  if (!spec) {
+    spec = { ...SERIES_SORT, resource: `series:${lang}`, keys: { ...SERIES_SORT.keys, name: { columns: [col(localNameSql(sql`r.names`, sql`r.name`, lang), "text", false)] } } };
+    seriesSorts.set(lang, spec);
+  }
+  return spec;
+}
+
 export async function listSeries(input: PageInput & { lang?: Lang }, link: Link) {
   const { rows, meta, links } = await keysetPage({
-    spec: SERIES_SORT, input, link, fetch: selectSeriesPage, count: countSeries,
+    spec: seriesSort(input.lang), input, link, fetch: selectSeriesPage, count: countSeries,
   });
   return { body: { data: rows.map((r) => presentSeries(r, input.lang)), meta, links } };
 }

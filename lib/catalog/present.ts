@@ -28,7 +28,7 @@ export function withImpliedIndex<T extends string>(include: Set<T>): Set<T> {
 
 export type SetDbRow = {
   id: string; alt_id: string | null; ptcgo_code: string | null; name: string; names: Names; series_id: string;
-  series_name: string; print_region: string | null; printed_total: number | null; total: number | null;
+  series_name: string; series_names: Names; print_region: string | null; printed_total: number | null; total: number | null;
   card_count: number; release_date: string | null; languages: string[]; images: Names | null;
   block_id: string | null; block_name: string | null; name_en_unofficial: string | null;
   created_at: string; updated_at: string;
@@ -45,7 +45,8 @@ export function presentSet(r: SetDbRow, lang?: Lang) {
     ptcgo_code: r.ptcgo_code,
     name: localName(r.names, r.name, lang, r.name_en_unofficial),
     name_en: r.names.en ?? r.name_en_unofficial ?? null,
-    series: { id: r.series_id, name: r.series_name },
+    // The series in the language asked for, as GET /v1/series?lang= names it.
+    series: { id: r.series_id, name: localName(r.series_names, r.series_name, lang) },
     block: r.block_id ? { id: r.block_id, name: r.block_name } : null,
     print_region: r.print_region,
     release_date: r.release_date,

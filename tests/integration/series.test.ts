@@ -52,6 +52,34 @@ describe("GET /v1/series", () => {
     expect(bySlugDesc.rows).toHaveLength(total);
   });
 
+  it("under lang, sorts by the name it shows, pages in that order, and refuses another language's cursor", async () => {
+    const all = (await getJson("/v1/series?lang=fr&orderBy=name&limit=250")).body.data as Series[];
+    const paged = await walk<Series>("/v1/series?lang=fr&orderBy=name&limit=4");
+    expect(paged.rows.map((r) => r.slug)).toEqual(all.map((r) => r.slug));
+    await expectStrictOrder(all, [
+      { get: (r) => r.name, desc: false, text: true },
+      { get: (r) => r.slug, desc: false, text: true },
+    ], (r) => `${r.slug}(${r.name})`);
+    // French names really are in use (an English-ordered list would not be in this order).
+    expect(all.find((r) => r.slug === "sword-shield")?.name).toBe("Épée et Bouclier");
+    const first = await getJson("/v1/series?lang=fr&orderBy=name&limit=4");
+    const next = new URL(first.body.links.next);
+    next.searchParams.set("lang", "de");
+    await expectError(`${next.pathname}${next.search}`, 400, "INVALID_CURSOR");
+  });
+
+  it("a series' name in any of its languages is accepted by the set list's series filter, and sets name it in their lang", async () => {
+    const fr = (await getJson("/v1/series?lang=fr&limit=250")).body.data as Series[];
+    const s = fr.find((r) => r.slug === "sword-shield")!;
+    const bySlug = await getJson(`/v1/sets?series=${s.slug}&limit=1`);
+    const byFrench = await getJson(`/v1/sets?series=${encodeURIComponent(s.name)}&lang=fr&limit=1`);
+    expect(byFrench.body.meta.total_count).toBe(bySlug.body.meta.total_count);
+    expect(byFrench.body.meta.total_count).toBeGreaterThan(0);
+    expect(byFrench.body.data[0].series).toEqual({ id: s.id, name: s.name });
+    const card = await getJson("/v1/cards/swsh1-1?lang=fr");
+    expect(card.body.data.set.series).toEqual({ id: s.id, name: s.name });
+  });
+
   it("rejects keys it cannot sort by", async () => {
     const { error } = await expectError("/v1/series?orderBy=card_count", 400, "INVALID_PARAMETER");
     expect(error.details!.valid_fields).toEqual(expect.arrayContaining(["set_count", "name", "slug"]));

@@ -38,24 +38,24 @@ export type CardView = {
   changes?: boolean;
 };
 
-export function setOfCard(r: CardDbRow) {
+export function setOfCard(r: CardDbRow, lang?: Lang) {
   return presentSet({
     id: r.set_id, alt_id: r.s_alt_id, ptcgo_code: r.s_ptcgo_code, name: r.s_name, names: r.s_names,
-    series_id: r.s_series_id, series_name: r.s_series_name, print_region: r.s_print_region,
+    series_id: r.s_series_id, series_name: r.s_series_name, series_names: r.s_series_names, print_region: r.s_print_region,
     printed_total: r.s_printed_total, total: r.s_total, card_count: r.s_card_count, release_date: r.s_release_date,
     languages: r.s_languages, images: r.s_images, block_id: r.s_block_id, block_name: r.s_block_name,
     name_en_unofficial: r.s_name_en_unofficial, created_at: r.s_created_at, updated_at: r.s_updated_at,
-  });
+  }, lang);
 }
 
 export function presentCard(r: CardDbRow, view: CardView): Record<string, unknown> {
   const a = r.attrs;
   const inc = view.include;
-  const fullSet = setOfCard(r);
+  const fullSet = setOfCard(r, view.lang);
   const set = inc.has("set")
-    ? { ...fullSet, name: localName(r.s_names, r.s_name, view.lang, r.s_name_en_unofficial) }
+    ? fullSet
     : {
-        id: fullSet.id, name: localName(r.s_names, r.s_name, view.lang, r.s_name_en_unofficial), series: fullSet.series,
+        id: fullSet.id, name: fullSet.name, series: fullSet.series,
         print_region: fullSet.print_region, release_date: fullSet.release_date, printed_total: fullSet.printed_total,
       };
   const artist = inc.has("artist") && r.artist

@@ -17,7 +17,7 @@ export type CardDbRow = {
   created_at: string; updated_at: string;
   deleted_at: string | null;
   s_alt_id: string | null; s_ptcgo_code: string | null; s_name: string; s_names: Record<string, string>;
-  s_series_id: string; s_series_name: string; s_print_region: string | null; s_printed_total: number | null;
+  s_series_id: string; s_series_name: string; s_series_names: Record<string, string>; s_print_region: string | null; s_printed_total: number | null;
   s_total: number | null; s_card_count: number; s_release_date: string | null; s_languages: string[];
   s_images: Record<string, string> | null; s_block_id: string | null; s_block_name: string | null;
   s_name_en_unofficial: string | null; s_created_at: string; s_updated_at: string;
@@ -32,7 +32,7 @@ const COLUMNS = sql`
   c.languages, c.attrs, c.index_eur, ${iso(sql`c.last_price_at`)} as last_price_at, c.change_7d_pct, c.change_30d_pct, ${iso(sql`c.created_at`)} as created_at,
   ${iso(sql`c.updated_at`)} as updated_at, ${iso(sql`c.deleted_at`)} as deleted_at,
   s.alt_id as s_alt_id, s.ptcgo_code as s_ptcgo_code, s.name as s_name, s.names as s_names, s.series_id as s_series_id,
-  r.name as s_series_name, s.print_region as s_print_region, s.printed_total as s_printed_total, s.total as s_total,
+  r.name as s_series_name, r.names as s_series_names, s.print_region as s_print_region, s.printed_total as s_printed_total, s.total as s_total,
   s.card_count as s_card_count, s.release_date::text as s_release_date, s.languages as s_languages, s.images as s_images,
   s.attrs->>'block_id' as s_block_id, s.attrs->>'block_name' as s_block_name,
   s.attrs->>'name_en_unofficial' as s_name_en_unofficial,

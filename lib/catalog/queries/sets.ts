@@ -6,7 +6,11 @@ import type { SetDbRow } from "@/lib/catalog/present";
 import { escapeLike, wordKey } from "@/lib/util/text";
 import { identifierKey, printedCodeKey } from "./identifiers";
 
-const COLUMNS = sql`s.id, s.alt_id, s.ptcgo_code, s.name, s.names, s.series_id, r.name as series_name, s.print_region,
+/** Every series' id and names, for the set list's `series` filter (a few dozen rows). */
+export const selectSeriesNames = () => rows<{ id: string; name: string; names: Record<string, string> }>(sql`
+  select id, name, names from series where deleted_at is null`);
+
+const COLUMNS = sql`s.id, s.alt_id, s.ptcgo_code, s.name, s.names, s.series_id, r.name as series_name, r.names as series_names, s.print_region,
   s.printed_total, s.total, s.card_count, s.release_date::text as release_date, s.languages, s.images,
   s.attrs->>'block_id' as block_id, s.attrs->>'block_name' as block_name, s.attrs->>'name_en_unofficial' as name_en_unofficial,
   ${iso(sql`s.created_at`)} as created_at, ${iso(sql`s.updated_at`)} as updated_at`;
@@ -29,7 +33,8 @@ export async function selectSetByIdentifier(code: string): Promise<SetDbRow | un
   return found[0];
 }
 
-export type SetFilter = { q?: string; series?: string; region?: string };
+/** `seriesIds`: the series the `series` filter named (seriesNamed), none matching any set when empty. */
+export type SetFilter = { q?: string; seriesIds?: string[]; region?: string };
 
 /** Each word of q matches the start of a word of the set's names; a q without letters matches nothing. */
 export function setWhere(f: SetFilter): SQL {
@@ -37,15 +42,7 @@ export function setWhere(f: SetFilter): SQL {
   const words = f.q ? wordKey(f.q).split(" ").filter(Boolean) : [];
   if (f.q && !words.length) parts.push(sql`false`);
   for (const w of words) parts.push(sql`(' ' || s.name_folded || ' ') like ${`% ${escapeLike(w)}%`}`);
-  if (f.series) {
-    const v = identifierKey(f.series);
-    // A slug names one series; a name only counts when no series has that slug ('xy' is the
-    // slug of XY and the name of the Asian XY series). A text that can be no slug (v null)
-    // may still be a name.
-    parts.push(sql`s.series_id in (select id from series where lower(id) = ${v}
-      union all select id from series where name_folded = ${wordKey(f.series)}
-        and not exists (select 1 from series where lower(id) = ${v}))`);
-  }
+  if (f.seriesIds) parts.push(f.seriesIds.length ? sql`s.series_id in (${sql.join(f.seriesIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`);
   if (f.region) parts.push(sql`s.print_region = ${f.region}`);
   return sql.join(parts, sql` and `);
 }

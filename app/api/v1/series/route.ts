@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/series",
     operationId: "listSeries",
     summary: "List series",
-    description: "Slug is always the final tiebreaker.",
+    description: "Slug is always the final tiebreaker. With lang, orderBy=name sorts by the name shown in that language, and the set list's series filter accepts that name too.",
     tags: ["Sets"],
     auth: "key",
     query: z.strictObject({
