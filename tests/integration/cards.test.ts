@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getJson, walk } from "../helpers/api";
 import { count, query, queryOne } from "../helpers/db";
-import { expectError } from "../helpers/expect";
+import { expectError, expectStrictOrder } from "../helpers/expect";
 import { fold } from "@/lib/util/text";
 
 // GET /v1/cards, /v1/cards/{id}, /v1/cards/batch and the q language end to end, against the
@@ -233,6 +233,20 @@ describe("GET /v1/cards", () => {
     expect(page.body.data.length).toBeGreaterThan(0);
     for (const r of page.body.data) expect(typeof r.name).toBe("string");
     expect(page.body.data.find((r: Card) => r.id === noFr!.id).name).toBe(noFr!.name);
+  });
+
+  it("under lang, orderBy=name sorts by the name shown, in a set's list and the card list, and pages in that order", async () => {
+    type Named = { id: string; name: string };
+    const set = (await getJson("/v1/sets/base1/cards?lang=fr&orderBy=name&limit=250&select=name")).body.data as Named[];
+    await expectStrictOrder(set, [
+      { get: (r) => r.name, desc: false, text: true },
+      { get: (r) => r.id, desc: false, text: true },
+    ], (r) => `${r.id}(${r.name})`);
+    // Carabaffe (Wartortle) before Dracaufeu (Charizard): French order, not English.
+    const at = (id: string) => set.findIndex((r) => r.id === id);
+    expect(at("base1-42")).toBeLessThan(at("base1-4"));
+    const paged = await walk<Named>("/v1/cards?q=set.id:base1&lang=fr&orderBy=-name&limit=40&select=name");
+    expect(paged.rows.map((r) => r.id)).toEqual([...set].reverse().map((r) => r.id));
   });
 
   it("lang=xx is INVALID_PARAMETER", async () => {

@@ -69,7 +69,7 @@ async function page(spec: SortSpec, input: CardListInput, link: Link, filters: S
   if (input.moved) filters.push(input.moved === "7d" ? sql`c.change_7d_pct is not null` : sql`c.change_30d_pct is not null`);
   const all = sql.join([where, ...filters], sql` and `);
   const { rows, meta, links } = await keysetPage({
-    spec: cardSortFor(spec, account), input, link, included: view.include,
+    spec: cardSortFor(spec, account, input.lang), input, link, included: view.include,
     fetch: (order, after, limit) => selectCardPage(all, order, after, limit, { filtered: !!input.q || !!input.region || !!input.priced || !!input.moved }),
   });
   const full = await withIncludes(view, rows);

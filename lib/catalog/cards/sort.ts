@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { col, type SortSpec } from "@/lib/api/paging";
 import type { Account } from "@/lib/accounts/types";
+import type { Lang } from "@/lib/api/params";
+import { localNameSql } from "@/lib/catalog/queries/lists";
 import { withholdsRows } from "@/lib/prices/quotes";
 
 // Sort keys of card lists. `number` is two columns: the numeric part first, so 1S sits next
@@ -41,7 +43,14 @@ const trialKeys: SortSpec["keys"] = {
   change_30d_pct: { ...keys.change_30d_pct!, columns: [col(sql`(case when c.trial_index_eur is null then null else c.change_30d_pct end)`, "float")] },
 };
 
-/** The sort of a card list as this caller is shown its index. */
-export function cardSortFor(spec: SortSpec, account: Account | undefined): SortSpec {
-  return withholdsRows(account) ? { ...spec, keys: trialKeys } : spec;
+/**
+ * The sort of a card list as this caller is shown its index, and under `lang` its names: by the
+ * name shown in that language (as GET /v1/series?lang= sorts), a list of its own whose cursors
+ * another language's list refuses.
+ */
+export function cardSortFor(spec: SortSpec, account: Account | undefined, lang?: Lang): SortSpec {
+  const base = withholdsRows(account) ? { ...spec, keys: trialKeys } : spec;
+  if (!lang) return base;
+  const name = { columns: [col(localNameSql(sql`c.names`, sql`c.name`, lang), "text", false)] };
+  return { ...base, resource: `${base.resource}:${lang}`, keys: { ...base.keys, name } };
 }
