@@ -62,12 +62,24 @@ export async function withIdempotency(
   await purgeExpired();
   // This key's own expired claim goes whatever the purge reached: the key may be used afresh.
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} <= now()`));
-  const claimed = await db
-    .insert(idempotencyKeys)
-    .values({ scope, key, requestHash: hash, expiresAt: sql`now() + interval '24 hours'` as never })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  if (!claimed.length) return replay(scope, key, hash, opts.secretField);
+  // A retry sent while the first request is still at work waits for its answer and gets it, as
+  // a later retry would (CONTRACT.md §2: the identical response); the key freed meanwhile (the
+  // first attempt failed) is claimed by the retry, which then does the work itself.
+  const deadline = Date.now() + PENDING_WAIT_MS;
+  for (;;) {
+    const claimed = await db
+      .insert(idempotencyKeys)
+      .values({ scope, key, requestHash: hash, expiresAt: sql`now() + interval '24 hours'` as never })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length) break;
+    const prior = await replay(scope, key, hash, opts.secretField);
+    if (prior !== PENDING) return prior;
+    if (Date.now() >= deadline) {
+      throw new ApiError("IDEMPOTENCY_CONFLICT", "A request with this Idempotency-Key is still being processed. Retry in a moment.", { idempotency_key: key }, { "retry-after": "1" });
+    }
+    await new Promise((r) => setTimeout(r, PENDING_POLL_MS));
+  }
   try {
     const result = await work();
     const { body: kept, secret } = split(result.body, opts.secretField);
@@ -99,15 +111,19 @@ export async function claimed(scope: string, key: string): Promise<boolean> {
 const liveClaim = (scope: string, key: string) =>
   and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), sql`${idempotencyKeys.expiresAt} > now()`);
 
-async function replay(scope: string, key: string, hash: string, secretField: string | undefined): Promise<Answer> {
+/** How long a retry waits for the first request's answer, and how often it looks. */
+const PENDING_WAIT_MS = 10_000;
+const PENDING_POLL_MS = 50;
+/** The key's first request is still at work, or its claim was just freed: try to claim it again. */
+const PENDING = Symbol("pending");
+
+async function replay(scope: string, key: string, hash: string, secretField: string | undefined): Promise<Answer | typeof PENDING> {
   const db = await getDb();
   const [prior] = await db.select().from(idempotencyKeys).where(liveClaim(scope, key));
   if (prior && prior.requestHash !== hash) {
     throw new ApiError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was already used with a different request body.", { idempotency_key: key });
   }
-  if (!prior || prior.status === null) {
-    throw new ApiError("IDEMPOTENCY_CONFLICT", "A request with this Idempotency-Key is still being processed. Retry in a moment.", { idempotency_key: key });
-  }
+  if (!prior || prior.status === null) return PENDING;
   const answer = stored(prior.response) as { error?: { code: ErrorCode; message: string; details: Record<string, unknown> | null } };
   // A kept refusal is given again as the error it was, under this request's id.
   if (answer?.error) throw new ApiError(answer.error.code, answer.error.message, answer.error.details ?? undefined);

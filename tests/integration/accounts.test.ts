@@ -119,6 +119,15 @@ describe("POST /v1/accounts/free", () => {
     expect((await as(again.body.data.api_key, "GET", "/v1/me")).body.data.account_id).toBe(first.body.data.account_id);
   });
 
+  it("the same Idempotency-Key and body sent at once: each gets the identical answer, one account (not 409 while the first is at work)", async () => {
+    const key = randomUUID();
+    const body = { email: newEmail() };
+    const answers = await Promise.all([1, 2, 3].map(() => signup(body, { idempotencyKey: key })));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    for (const a of answers.slice(1)) expect(JSON.stringify(a.body)).toBe(JSON.stringify(answers[0]!.body));
+    expect(await query("select id from accounts where lower(email) = lower($1)", [body.email])).toHaveLength(1);
+  });
+
   it("the same Idempotency-Key with another body is 409 IDEMPOTENCY_CONFLICT, and creates nothing", async () => {
     const key = randomUUID();
     const first = await signup({ email: newEmail() }, { idempotencyKey: key });
