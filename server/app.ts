@@ -65,7 +65,13 @@ async function main(): Promise<void> {
   });
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
-  answerClientErrors(server, allowOf);
+  // In development, Next's live reload upgrades its own connections; nothing else is upgraded.
+  const nextUpgrade = dev ? app.getUpgradeHandler() : undefined;
+  answerClientErrors(server, allowOf, (req, socket, head) => {
+    if (!nextUpgrade || isApiPath(req.url ?? "/")) return false;
+    void nextUpgrade(req, socket, head);
+    return true;
+  });
   server.listen(port, hostname, () => {
     console.log(`[server] http://localhost:${port} (API at /v1, reference at /docs)${dev ? " in development mode" : ""}`);
     startBackgroundWork();

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
+import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -342,7 +342,8 @@ const NO_ROUTE = { code: "NOT_FOUND" as ErrorCode, status: "404 Not Found", mess
  * REQUEST_TIMEOUT, in the envelope with a request id, instead of node's bare status line (or,
  * for CONNECT, which node hands to a listener of its own, nothing at all).
  */
-export function answerClientErrors(server: Server, allowOf?: (path: string) => string | null | undefined): void {
+/** `upgrade`: takes an upgrade itself when it returns true (Next's development server, its live reload). */
+export function answerClientErrors(server: Server, allowOf?: (path: string) => string | null | undefined, upgrade?: (req: IncomingMessage, socket: Socket, head: Buffer) => boolean): void {
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
     const path = (req.url ?? "").split("?")[0]!;
     const allow = isApiPath(path) && allowOf ? allowOf(path) : undefined;
@@ -356,10 +357,12 @@ export function answerClientErrors(server: Server, allowOf?: (path: string) => s
       socket.destroy();
       return;
     }
-    // A method the parser does not know (TRACK, a made-up one) on a /v1 path: 405 with the path's
-    // Allow as the router's own 405s, or 404 when no route has the path (allowOf: the router's).
+    // A method the parser does not know (TRACK, a made-up one; RTSP's DESCRIBE or RECORD, which
+    // it knows for RTSP only) on a /v1 path: 405 with the path's Allow as the router's own 405s,
+    // or 404 when no route has the path (allowOf: the router's).
     const extra: Record<string, string> = {};
-    if (err.code === "HPE_INVALID_METHOD" && allowOf) {
+    if (unknownMethod(err)) e = CLIENT_ERRORS.HPE_INVALID_METHOD!;
+    if (unknownMethod(err) && allowOf) {
       const target = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split("\r\n", 1)[0]?.split(" ")[1] ?? "";
       const allow = allowOf(target.split("?")[0]!);
       if (allow === null) e = NO_ROUTE;
@@ -367,7 +370,35 @@ export function answerClientErrors(server: Server, allowOf?: (path: string) => s
     }
     writeRefusal(socket, e, extra);
   });
+  // An expectation other than 100-continue: Node answers a bare 417 unless told otherwise. The
+  // request is served as if it had none, which RFC 9110 allows (§10.1.1: the server MAY answer 417).
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => server.emit("request", req, res));
+  // A request asking to upgrade (h2c, which `curl --http2` asks for, or a websocket): with no
+  // listener Node closes the connection without a byte. Nothing here upgrades, so the request is
+  // answered as HTTP/1.1 (RFC 9110 §7.8: a server may ignore Upgrade), then the connection
+  // closes, its parser being gone. One with a body is refused instead: the parser stopped before
+  // it, and serving it without would lose what was sent.
+  server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (upgrade?.(req, socket, head)) return;
+    if (!socket.writable) return void socket.destroy();
+    const sized = Number(req.headers["content-length"] ?? 0);
+    if (req.headers["transfer-encoding"] !== undefined || sized > 0) {
+      return writeRefusal(socket, { code: "INVALID_PARAMETER", status: "400 Bad Request", message: "This server does not upgrade connections: send the request without Upgrade." }, {});
+    }
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once("finish", () => {
+      res.detachSocket(socket);
+      socket.end();
+    });
+    server.emit("request", req, res);
+  });
 }
+
+/** The parser refused the request line's method: unknown to HTTP (FOO), or known for RTSP only (DESCRIBE). */
+const unknownMethod = (err: NodeJS.ErrnoException) =>
+  err.code === "HPE_INVALID_METHOD" || (err.code === "HPE_INVALID_CONSTANT" && /invalid method/i.test((err as { reason?: string }).reason ?? err.message));
 
 /** An error answer written straight to the socket, which then closes. */
 function writeRefusal(socket: Socket, e: { code: ErrorCode; status: string; message: string }, extra: Record<string, string>): void {

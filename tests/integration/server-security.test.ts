@@ -67,12 +67,12 @@ describe("security headers", () => {
 });
 
 /** One raw HTTP/1.1 request (methods fetch refuses to send), and the answer's status line, headers and body. */
-function raw(server: Proc, method: string, path: string, opts: { host?: string | null; version?: string } = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function raw(server: Proc, method: string, path: string, opts: { host?: string | null; version?: string; headers?: string; connection?: string; body?: string } = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { hostname, port } = new URL(server.url);
   const host = opts.host === undefined ? `Host: ${hostname}\r\n` : opts.host === null ? "" : `Host: ${opts.host}\r\n`;
   return new Promise((resolve, reject) => {
     // Written, not ended: a half-closed socket is closed by the server before a slower answer (one that reads the database) is written.
-    const s = net.connect(Number(port), hostname, () => s.write(`${method} ${path} HTTP/${opts.version ?? "1.1"}\r\n${host}Connection: close\r\n\r\n`));
+    const s = net.connect(Number(port), hostname, () => s.write(`${method} ${path} HTTP/${opts.version ?? "1.1"}\r\n${host}${opts.headers ?? ""}Connection: ${opts.connection ?? "close"}\r\n\r\n${opts.body ?? ""}`));
     let text = "";
     s.setEncoding("latin1");
     s.on("data", (d) => (text += d));
@@ -88,7 +88,8 @@ function raw(server: Proc, method: string, path: string, opts: { host?: string |
 
 describe("methods outside HTTP's usual few", () => {
   it("TRACE, TRACK and a made-up method get 405 METHOD_NOT_ALLOWED in the envelope, with a request id", async () => {
-    for (const method of ["TRACE", "TRACK", "FOO"]) {
+    // DESCRIBE and RECORD: RTSP's, which the parser knows for RTSP only (it answered 400).
+    for (const method of ["TRACE", "TRACK", "FOO", "DESCRIBE", "RECORD"]) {
       const r = await raw(direct, method, "/v1/sets");
       expect(r.status, method).toBe(405);
       const body = JSON.parse(r.body.slice(r.body.indexOf("{"), r.body.lastIndexOf("}") + 1)) as { error: { code: string; request_id: string } };
@@ -100,6 +101,32 @@ describe("methods outside HTTP's usual few", () => {
     // On a path that does not exist, 404 whatever the method.
     const trace = await raw(direct, "TRACE", "/v1/nope/deeper");
     expect(trace.status).toBe(404);
+  });
+});
+
+describe("requests asking for what this server does not do", () => {
+  it("an Upgrade (h2c, websocket) is answered as HTTP/1.1, not a connection closed without a byte; one with a body is refused in the envelope", async () => {
+    for (const upgrade of ["h2c", "websocket"]) {
+      const r = await raw(direct, "GET", "/v1/reference", { headers: `Upgrade: ${upgrade}\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n`, connection: "Upgrade, HTTP2-Settings" });
+      expect(r.status, upgrade).toBe(200);
+      expect(r.headers["x-request-id"], upgrade).toMatch(/\S/);
+      expect(JSON.parse(r.body.slice(r.body.indexOf("{"), r.body.lastIndexOf("}") + 1)).data).toBeDefined();
+    }
+    const missing = await raw(direct, "GET", "/v1/nope", { headers: "Upgrade: websocket\r\n", connection: "Upgrade" });
+    expect(missing.status).toBe(404);
+    expect(envelope(missing).error.request_id).toBe(missing.headers["x-request-id"]);
+    const posted = await raw(direct, "POST", "/v1/accounts/free", { headers: "Upgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 2\r\n", connection: "Upgrade", body: "{}" });
+    expect(posted.status).toBe(400);
+    expect(envelope(posted).error.code).toBe("INVALID_PARAMETER");
+  });
+
+  it("an Expect other than 100-continue is served as without it, not Node's bare 417", async () => {
+    const r = await raw(direct, "GET", "/v1/reference", { headers: "Expect: foo\r\n" });
+    expect(r.status).toBe(200);
+    expect(r.headers["x-request-id"]).toMatch(/\S/);
+    const missing = await raw(direct, "GET", "/v1/nope", { headers: "Expect: foo\r\n" });
+    expect(missing.status).toBe(404);
+    expect(envelope(missing).error.request_id).toBe(missing.headers["x-request-id"]);
   });
 });
 
