@@ -9,9 +9,10 @@ import type { Account } from "@/lib/accounts/types";
 import { needsPlanPrices, planIndexFields, pricesOf } from "@/lib/prices/embed";
 import { withholdsRows } from "@/lib/prices/quotes";
 import {
-  artistWhere, countArtists, countSeries, localNameSql, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
+  artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
   selectSeriesPage,
 } from "./queries/lists";
+import { localNameSql } from "./queries/local-name";
 import { findSet } from "./sets";
 
 // Series, artists and sealed products: the lists without a query language.

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { col, type SortSpec } from "@/lib/api/paging";
 import type { Account } from "@/lib/accounts/types";
 import type { Lang } from "@/lib/api/params";
-import { localNameSql } from "@/lib/catalog/queries/lists";
+import { localNameSql } from "@/lib/catalog/queries/local-name";
 import { withholdsRows } from "@/lib/prices/quotes";
 
 // Sort keys of card lists. `number` is two columns: the numeric part first, so 1S sits next

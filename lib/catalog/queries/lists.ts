@@ -4,7 +4,6 @@ import { iso } from "@/lib/db/sql";
 import { escapeLike, wordKey } from "@/lib/util/text";
 import { keysetWhere, orderBySql, sortKeySelect, type Order } from "@/lib/api/paging";
 import { identifierKey } from "./identifiers";
-import type { Lang } from "@/lib/api/params";
 import type { ArtistDbRow, SealedDbRow, SeriesDbRow } from "@/lib/catalog/present";
 
 // SQL of the smaller catalogue lists: series, artists, sealed products.
@@ -17,12 +16,6 @@ function page<R>(select: SQL, from: SQL, where: SQL, order: Order, after: unknow
     where ${where} ${keyset}
     order by ${orderBySql(order)}
     limit ${limit + 1}`);
-}
-
-/** present.ts localName in SQL, over a row's `names` (jsonb) and `name`: what a list sorts by under `lang`. */
-export function localNameSql(names: SQL, name: SQL, lang: Lang): SQL {
-  const keys = lang === "zh" ? ["zh-cn", "zh-tw"] : lang === "es" ? ["es", "es-mx"] : [lang];
-  return sql`coalesce(${sql.join([...keys, "en"].map((k) => sql`${names}->>${k}::text`), sql`, `)}, ${name})`;
 }
 
 const SERIES_COLS = sql`r.id, r.name, r.names, r.set_count, r.card_count,

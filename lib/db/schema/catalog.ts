@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { localNameSql, LOCAL_NAME_LANGS } from "../../catalog/queries/local-name";
 import {
   bigint, bigserial, date, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex,
 } from "drizzle-orm/pg-core";
@@ -112,6 +113,9 @@ export const cards = pgTable("cards", {
   uniqueIndex("cards_alt_id_idx").on(sql`lower(${t.altId})`),
   index("cards_set_number_idx").on(t.setId, t.numberSort, t.number, t.id),
   index("cards_name_idx").on(t.name, t.id),
+  // The name a list under lang sorts by (localNameSql), one index a language: a whole-catalogue
+  // list sorted so took 100-200 ms a page through a sort of every card, 4 ms through its index.
+  ...LOCAL_NAME_LANGS.map((lang) => index(`cards_name_${lang}_idx`).on(localNameSql(sql`${t.names}`, sql`${t.name}`, lang), t.id)),
   index("cards_number_idx").on(t.numberSort, t.number, t.id),
   index("cards_rarity_idx").on(t.rarity, t.id),
   index("cards_rarity_lc_idx").on(t.rarityLc),
