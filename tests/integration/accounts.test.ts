@@ -462,6 +462,23 @@ describe("operator routes", () => {
     expect([missing.status, missing.body.error.code]).toEqual([404, "ACCOUNT_NOT_FOUND"]);
   });
 
+  it("to a trial key without the token an operator path is one that does not exist: the same 404, X-Trial-Expires-At, logged under the path asked", async () => {
+    const acct = await makeAccount();
+    const ask = (method: string, path: string) => call(method, path, { anonymous: true, headers: { "x-api-key": acct.key } });
+    for (const method of ["GET", "POST", "OPTIONS", "DELETE"]) {
+      const real = await ask(method, `/v1/admin/accounts/${acct.id}/audit`);
+      const none = await ask(method, "/v1/admin/no-such-thing");
+      expect([real.status, none.status], method).toEqual([404, 404]);
+      expect(real.headers.get("x-trial-expires-at"), method).toBeTruthy();
+      expect(real.headers.get("x-trial-expires-at"), method).toBe(none.headers.get("x-trial-expires-at"));
+      expect(real.headers.get("allow"), method).toBeNull();
+    }
+    const { flushRequestLog } = await import("@/lib/usage/log");
+    await flushRequestLog();
+    const routes = await query<{ route: string }>("select distinct route from request_log where account_id = $1", [acct.id]);
+    expect(routes.map((r) => r.route).sort()).toEqual([`/v1/admin/accounts/${acct.id}/audit`, "/v1/admin/no-such-thing"]);
+  });
+
   it("the audit log pages as every list: limit, links.next, a cursor bound to its account", async () => {
     const acct = await makeAccount();
     for (const used of [1, 2, 3, 4, 5]) await setCreditsUsed(acct.id, used);

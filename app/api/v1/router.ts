@@ -66,8 +66,10 @@ export async function answer(req: Request): Promise<Answer> {
       return outside(req, fail(req, "INVALID_PARAMETER", "The path is not valid percent-encoded UTF-8.", { parameter: "path" }));
     }
     const handler = e.mod[req.method === "HEAD" ? "GET" : req.method] as Handler | undefined;
-    // Neither a 405 nor a preflight's Allow may tell an operator path from one that does not exist.
-    if (!handler?.spec && e.admin && !isOperator(req)) return fromResponse(hiddenRoute(req));
+    // Without the token an operator path is one that does not exist, in every way: the same 404
+    // (never a 405 or a preflight's Allow), X-Trial-Expires-At for a trial key, and the owner's
+    // request log naming the path asked, not the route's template.
+    if (e.admin && !isOperator(req)) return headless(req, await outside(req, hiddenRoute(req)));
     // As in Next, a route without dynamic segments gets no params object at all. A method no
     // export serves (TRACE, a made-up one) is the module's 405.
     const res = handler?.spec
