@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { limitIp, limitMail } from "@/lib/accounts/abuse";
-import { sendConfirmation } from "@/lib/accounts/confirm";
+import { awaitsConfirmation, confirmEmail, sendConfirmation } from "@/lib/accounts/confirm";
 import { selectAccountByEmail } from "@/lib/accounts/queries/accounts";
 import { completeRecovery, requestRecovery } from "@/lib/accounts/recovery";
 import { signIn } from "@/lib/accounts/signin";
@@ -47,13 +47,33 @@ export async function resendConfirmationAction(_prev: FormState, form: FormData)
   const ip = await limitIp(await currentRequest(), "mail");
   if (!ip.ok) return { status: "error", code: "RATE_LIMITED", message: ip.error.message, email };
   const account = await selectAccountByEmail(email);
-  if (account && !account.emailConfirmedAt && (await limitMail("confirm_email", { email: account.email, accountId: account.id })).ok) {
+  if (account && (await awaitsConfirmation(account)) && (await limitMail("confirm_email", { email: account.email, accountId: account.id })).ok) {
     await sendConfirmation(account);
   }
   return {
     status: "done", email,
     message: `If an account exists for ${email} and is not confirmed yet, we sent a new confirmation link. Check your mail.`,
   };
+}
+
+const CONFIRM_ERRORS = {
+  invalid: "This link is not valid: open it straight from the mail.",
+  expired: "This link has expired: sign in to have it sent again.",
+  used: "This link was already used. If you opened it before, your address is confirmed already.",
+  wrong_password: "That is not the password this account was registered with. If you did not register it, ignore the mail; if you forgot it, set a new one through recovery.",
+} as const;
+
+/**
+ * The confirmation link's form: only this confirms (never the link's GET, which a mail scanner
+ * may fetch), and an account registered with a password confirms with that password.
+ */
+export async function confirmEmailAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const token = formText(form, "token", 300);
+  const password = form.has("password") ? formText(form, "password", 1000) : undefined;
+  if (password === "") return { status: "error", code: "INVALID_PARAMETER", message: "Enter the password you registered with." };
+  const outcome = await confirmEmail(token, { password });
+  if (!outcome.ok) return { status: "error", code: outcome.reason.toUpperCase(), message: CONFIRM_ERRORS[outcome.reason] };
+  return { status: "done", email: outcome.account.email, message: `${outcome.account.email} is confirmed.` };
 }
 
 /** Recovery: a link to set a password, mailed to the address if it has an account. */

@@ -30,6 +30,14 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** On the confirmation link's page: the registered password, then the button (opening the link confirms nothing). */
+export async function confirmWithPassword(page: Page, password = PASSWORD) {
+  await expect(page.getByRole("heading", { name: "Confirm your email" })).toBeVisible();
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Confirm my address" }).click();
+  await expect(page.getByRole("heading", { name: "Email confirmed" })).toBeVisible();
+}
+
 /** Sign up on the page, confirm through the outbox, sign in: the dashboard of a confirmed trial. */
 export async function signUpConfirmed(page: Page, request: APIRequestContext, email: string, password = PASSWORD) {
   await page.goto("/sign-up");
@@ -39,7 +47,7 @@ export async function signUpConfirmed(page: Page, request: APIRequestContext, em
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your mail" })).toBeVisible();
   await page.goto(await linkFromOutbox(request, email, "confirm_email", "/confirm-email?token="));
-  await expect(page.getByRole("heading", { name: "Email confirmed" })).toBeVisible();
+  await confirmWithPassword(page, password);
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/dashboard$/);
 }

@@ -108,4 +108,9 @@ export const FlagsBody = z.strictObject({
   legacy_paging: z.boolean().optional(),
   status: z.enum(["active", "canceled", "suspended"]).optional(),
 });
-export const ConfirmBody = z.strictObject({ token: z.string().min(10).max(200) });
+export const ConfirmBody = z.strictObject({
+  token: z.string().min(10).max(200),
+  password: z.string().min(1).max(1000).optional().meta({
+    description: "The dashboard password the account was registered with, if it was: given and right, the dashboard sign-in works from now on; without it only the address is confirmed.",
+  }),
+});

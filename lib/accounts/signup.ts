@@ -4,7 +4,7 @@ import { configuredOrigin } from "@/lib/env";
 import { enqueue } from "@/lib/mail/outbox";
 import { TRIAL_DAYS } from "@/lib/meter/plans";
 import { limitIp, limitMail } from "./abuse";
-import { sendConfirmation } from "./confirm";
+import { awaitsConfirmation, sendConfirmation } from "./confirm";
 import { claimed, withIdempotency } from "./idempotency";
 import { newAccountId } from "./ids";
 import { createKey } from "./keys";
@@ -144,7 +144,7 @@ async function mailExistingOwner(accountId: string, email: string): Promise<void
 
 export async function resendConfirmation(accountId: string): Promise<{ sent: boolean }> {
   const account = await selectAccount(accountId);
-  if (!account || account.emailConfirmedAt) return { sent: false };
+  if (!account || !(await awaitsConfirmation(account))) return { sent: false };
   const allowed = await limitMail("confirm_email", { email: account.email, accountId });
   if (!allowed.ok) throw allowed.error;
   await sendConfirmation(account);

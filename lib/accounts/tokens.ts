@@ -20,6 +20,16 @@ export async function issueToken(accountId: string, kind: TokenKind, ttlMinutes:
   return token;
 }
 
+/** What redeeming the token would give, leaving it unused (a page showing what its link does). */
+export async function peekToken(token: string, kind: TokenKind): Promise<Redeemed> {
+  const db = await getDb();
+  const [t] = await db.select().from(emailTokens).where(and(eq(emailTokens.tokenHash, hashSecret(token)), eq(emailTokens.kind, kind)));
+  if (!t) return { ok: false, reason: "invalid" };
+  if (t.usedAt) return { ok: false, reason: "used" };
+  if (Date.parse(t.expiresAt) <= Date.now()) return { ok: false, reason: "expired" };
+  return { ok: true, accountId: t.accountId };
+}
+
 /** Marks the token used, inside `tx`, so what it unlocks commits with it or not at all. */
 export async function redeemToken(tx: Tx, token: string, kind: TokenKind): Promise<Redeemed> {
   const hash = hashSecret(token);

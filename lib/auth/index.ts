@@ -110,6 +110,14 @@ export async function deleteUser(userId: string): Promise<void> {
   await ctx.internalAdapter.deleteUser(userId);
 }
 
+/** Whether `password` is the user's own: the one registered with, or set through recovery since. */
+export async function passwordMatches(userId: string, password: string): Promise<boolean> {
+  const ctx = await context();
+  const account = await ctx.internalAdapter.findCredentialAccount(userId);
+  if (!account?.password) return false;
+  return ctx.password.verify({ hash: account.password, password });
+}
+
 export async function markEmailVerified(authUserId: string): Promise<void> {
   await (await context()).internalAdapter.updateUser(authUserId, { emailVerified: true });
 }

@@ -5,6 +5,7 @@ import { CLIENT_IP_HEADER } from "@/lib/api/client-ip";
 import { limitIp } from "@/lib/accounts/abuse";
 import { completeRecovery, requestRecovery } from "@/lib/accounts/recovery";
 import { signIn } from "@/lib/accounts/signin";
+import { resendConfirmation } from "@/lib/accounts/signup";
 import { createPasswordUser, findUserByEmail, getAuth } from "@/lib/auth";
 import { resetEnvForTests } from "@/lib/env";
 import { outboxAccess } from "@/lib/mail/dev-outbox";
@@ -97,7 +98,7 @@ describe("better-auth's own endpoints", () => {
   it("get-session never hands a script the session's token, which the HttpOnly cookie keeps from it", async () => {
     const email = newEmail("token");
     await register(email, "the right password");
-    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email") }) });
+    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email"), password: "the right password" }) });
     const signedIn = await (await getAuth()).api.signInEmail({ body: { email, password: "the right password" }, asResponse: true });
     const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
     const token = decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1)).split(".")[0]!;
@@ -172,6 +173,36 @@ describe("registering (POST /v1/accounts/register)", () => {
     expect(await mails(fresh, "confirm_email")).toHaveLength(1);
   });
 
+  it("someone who registers another's address cannot get in through the owner's link: it turns a password on only with that password", async () => {
+    const victim = newEmail("prehijack");
+    expect((await register(victim, "attacker-password")).status).toBe(202);
+    const confirm = (body: Record<string, string>) => call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify(body) });
+    const token = await tokenOf(victim, "confirm_email", "confirm-email");
+    // The owner (or a mail scanner) uses the link without the password: the address is confirmed,
+    // the registered password still does not sign in.
+    const wrong = await confirm({ token, password: "the owner's guess" });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).error.details).toMatchObject({ parameter: "password", reason: "wrong_password" });
+    expect((await confirm({ token })).status).toBe(200);
+    expect(await tryPassword(victim, "attacker-password")).toMatchObject({ ok: false, code: "EMAIL_NOT_VERIFIED" });
+    // The owner takes the account through recovery; the registered password is gone.
+    await requestRecovery(victim);
+    expect((await completeRecovery(await tokenOf(victim, "reset_password", "reset-password"), "the owner's own password")).ok).toBe(true);
+    expect((await tryPassword(victim, "attacker-password")).ok).toBe(false);
+    expect(await tryPassword(victim, "the owner's own password")).toEqual({ ok: true });
+  });
+
+  it("an address confirmed without the password gets a new link on request, which turns the sign-in on with it", async () => {
+    const email = newEmail("later");
+    await register(email, "the right password");
+    const confirm = (body: Record<string, string>) => call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify(body) });
+    expect((await confirm({ token: await tokenOf(email, "confirm_email", "confirm-email") })).status).toBe(200);
+    const account = await queryOne<{ id: string }>("select id from accounts where lower(email) = lower($1)", [email]);
+    expect(await resendConfirmation(account.id)).toEqual({ sent: true });
+    expect((await confirm({ token: await tokenOf(email, "confirm_email", "confirm-email"), password: "the right password" })).status).toBe(200);
+    expect(await tryPassword(email, "the right password")).toEqual({ ok: true });
+  });
+
   it("over a stale dashboard user of the address, stores a working user, not a made-up id", async () => {
     const email = newEmail("stale");
     const stale = await createPasswordUser({ email, password: "someone else's password", verified: false });
@@ -181,7 +212,7 @@ describe("registering (POST /v1/accounts/register)", () => {
     expect(await count("select count(*) as n from auth_users where id = $1", [row.auth_user_id])).toBe(1);
     expect(row.auth_user_id).not.toBe(stale.ok && stale.userId);
     const confirmed = await call("POST", "/v1/accounts/confirm", {
-      anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email") }),
+      anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email"), password: "my own password" }),
     });
     expect(confirmed.status).toBe(200);
     expect(await tryPassword(email, "my own password")).toEqual({ ok: true });
@@ -194,7 +225,7 @@ describe("limits per account and per recipient", () => {
     setEnv({ SIGNIN_LOCKOUT: "3/900" });
     const email = newEmail("lock");
     await register(email, "the right password");
-    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email") }) });
+    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email"), password: "the right password" }) });
     expect(await tryPassword(email, "the right password")).toEqual({ ok: true });
     for (let i = 0; i < 2; i++) expect((await tryPassword(email, `wrong ${i}`)).ok).toBe(false);
     expect(await tryPassword(email, "wrong 3")).toMatchObject({ ok: false, code: "LOCKED" });
@@ -213,7 +244,7 @@ describe("limits per account and per recipient", () => {
     setEnv({ SIGNIN_LOCKOUT: "3/900" });
     const email = newEmail("race");
     await register(email, "the right password");
-    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email") }) });
+    await call("POST", "/v1/accounts/confirm", { anonymous: true, headers: json, body: JSON.stringify({ token: await tokenOf(email, "confirm_email", "confirm-email"), password: "the right password" }) });
     const outcomes = await Promise.all([...Array.from({ length: 12 }, (_, i) => tryPassword(email, `wrong ${i}`)), tryPassword(email, "the right password")]);
     const checked = outcomes.filter((o) => o.ok || o.code === "INVALID_EMAIL_OR_PASSWORD");
     expect(checked.length).toBeLessThanOrEqual(3);

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { confirmEmail } from "@/lib/accounts/confirm";
+import { inspectConfirmation } from "@/lib/accounts/confirm";
 import { Shell } from "../shell";
+import { ConfirmForm } from "./confirm-form";
 
 export const metadata: Metadata = { title: "Confirm your email · PokéPrice API", referrer: "no-referrer" };
 export const dynamic = "force-dynamic";
@@ -13,29 +14,15 @@ const TOKEN_RE = /^[0-9A-Za-z]{20,100}$/;
 export default async function ConfirmEmailPage({ searchParams }: Props) {
   const raw = (await searchParams).token;
   const token = typeof raw === "string" ? raw : "";
-  const outcome = TOKEN_RE.test(token) ? await confirmEmail(token) : ({ ok: false, reason: "invalid" } as const);
+  // Opening the link confirms nothing: its form does (a mail scanner's fetch of the link must
+  // not), with the account's password when it was registered with one (lib/accounts/confirm.ts).
+  const outcome = TOKEN_RE.test(token) ? await inspectConfirmation(token) : ({ ok: false, reason: "invalid" } as const);
 
   return (
     <Shell>
-      <section className="panel narrow" data-testid="confirm-outcome" data-outcome={outcome.ok ? "confirmed" : outcome.reason}>
+      <section className="panel narrow" data-testid="confirm-outcome" data-outcome={outcome.ok ? "pending" : outcome.reason}>
         {outcome.ok ? (
-          <>
-            <h1>Email confirmed</h1>
-            <div className="notice success" role="status">
-              <p>
-                <strong>{outcome.account.email}</strong> is confirmed. The full trial is unlocked: 800 credits over 30 days,
-                photo identification and centering calls. Your key works as before.
-              </p>
-            </div>
-            {outcome.account.authUserId ? (
-              <p><Link href="/sign-in" className="button">Sign in to the dashboard</Link></p>
-            ) : (
-              <p>
-                This account was created from a script and has no password. To use the dashboard,{" "}
-                <Link href="/recover">set a password through recovery</Link>.
-              </p>
-            )}
-          </>
+          <ConfirmForm token={token} email={outcome.account.email} hasPassword={!!outcome.account.authUserId} />
         ) : outcome.reason === "expired" ? (
           <>
             <h1>This link has expired</h1>

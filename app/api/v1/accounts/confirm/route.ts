@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     path: "/accounts/confirm",
     operationId: "confirmEmail",
     summary: "Confirm an email address",
-    description: "The token of the confirmation link (the page /confirm-email does the same). Single use; expires after 48 hours.",
+    description: "The token of the confirmation link (the page /confirm-email does the same). Single use; expires after 48 hours. An account registered with a dashboard password gets its sign-in turned on only with that password in the body: whoever registered an address may not be its owner.",
     tags: ["Accounts"],
     auth: "none",
     body: ConfirmBody,
@@ -22,8 +22,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = mount({
     cacheControl: CACHE.none,
     etag: false,
     handler: async ({ body }) => {
-      const r = await confirmEmail(body.token);
+      const r = await confirmEmail(body.token, { password: body.password });
       if (!r.ok) {
+        if (r.reason === "wrong_password") throw new ApiError("INVALID_PARAMETER", "That is not the password this account was registered with. The link is still unused.", { parameter: "password", reason: r.reason });
         const why = { invalid: "The confirmation token is not valid.", expired: "The confirmation link has expired; ask for a new one.", used: "The confirmation link was already used." }[r.reason];
         throw new ApiError("INVALID_PARAMETER", why, { parameter: "token", reason: r.reason });
       }
