@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 
 // The account side as an attacker meets it on the running app (production mode, PostgreSQL):
@@ -97,9 +98,27 @@ test("a page's form posted from another origin, or declaring a body over Next's 
   const noScript = await request.post("/sign-in", { headers: { origin: "http://evil.example" }, multipart: { $ACTION_KEY: "k", email: "ab@example.com", password: "x" } });
   expect(noScript.status()).toBe(403);
   expect((await noScript.json()).error.code).toBe("FORBIDDEN_ORIGIN");
-  const big = await request.post("/sign-in", { headers: { ...action, origin: new URL(test.info().project.use.baseURL!).origin }, data: "x".repeat(1024 * 1024 + 1) });
+  const own = new URL(test.info().project.use.baseURL!).origin;
+  const big = await request.post("/sign-in", { headers: { ...action, origin: own }, data: "x".repeat(1024 * 1024 + 1) });
   expect(big.status()).toBe(413);
   expect((await big.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+  // The same without script (no Next-Action header): Next answered a plain-text 500.
+  const bigForm = await request.post("/sign-in", { headers: { origin: own }, multipart: { $ACTION_KEY: "k", email: "ab@example.com", password: "x".repeat(1024 * 1024 + 1) } });
+  expect(bigForm.status()).toBe(413);
+  expect((await bigForm.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+  // Sent in chunks, without Content-Length: its size is unknown until read (Next's 500 past the limit).
+  const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(`${own}/dashboard`, { method: "POST", headers: { ...action, origin: own } }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.write("[");
+    req.end("]");
+  });
+  expect(chunked.status).toBe(411);
+  expect(JSON.parse(chunked.body).error.code).toBe("LENGTH_REQUIRED");
 });
 
 test("a page's parameter given twice is a 400, not a 500", async ({ request }) => {

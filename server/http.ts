@@ -109,8 +109,15 @@ export function actionRefusal(req: IncomingMessage): ApiError | undefined {
     }
     if (!from || from !== host) return new ApiError("FORBIDDEN_ORIGIN", "This form can only be sent from the site's own pages.");
   }
-  if (req.headers["next-action"] !== undefined && Number(req.headers["content-length"] ?? 0) > ACTION_BODY_LIMIT) {
+  // Next holds a page's form (a server action, posted by script or without) to its limit, and
+  // answers a 500 past it. The app's own route handlers (/api/…) read their bodies themselves.
+  if ((req.url ?? "/").startsWith("/api/")) return undefined;
+  if (Number(req.headers["content-length"] ?? 0) > ACTION_BODY_LIMIT) {
     return new ApiError("PAYLOAD_TOO_LARGE", `A form's body may be at most ${ACTION_BODY_LIMIT} bytes.`, { max_bytes: ACTION_BODY_LIMIT });
+  }
+  // Sent in chunks, its length is known only once read: the site's forms always state it.
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined) {
+    return new ApiError("LENGTH_REQUIRED", "A form's body must state its Content-Length: the site's own forms always do.");
   }
   return undefined;
 }

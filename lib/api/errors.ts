@@ -26,6 +26,7 @@ export const ERRORS = {
   SUBSCRIPTION_NOT_FOUND: [404, "The account has no subscription to change; subscribe with POST /v1/billing/checkout."],
   INVALID_SIGNATURE: [400, "The webhook's Stripe-Signature does not match its body, or is too old."],
   REQUEST_TIMEOUT: [408, "The request's headers or body did not arrive in time; the connection is closed."],
+  LENGTH_REQUIRED: [411, "A form of the site's pages was sent in chunks, without Content-Length."],
   PAYLOAD_TOO_LARGE: [413, "The request body or upload is larger than the route accepts."],
   HEADERS_TOO_LARGE: [431, "The request line and headers are longer than the server reads (64 KiB)."],
   FORBIDDEN_ORIGIN: [403, "A form of the site's pages was posted from another origin."],
