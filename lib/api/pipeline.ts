@@ -334,10 +334,24 @@ async function render(spec: RouteSpec<any, any, any>, ctx: Ctx<any, any, any>): 
  * the plan's view of prices (the trial sees fewer rows than paid plans).
  */
 function cacheKey(spec: RouteSpec<any, any, any>, req: Request, params: Record<string, unknown>, principal: Principal): string {
-  const query = [...urlOf(req).searchParams].sort((a, b) => (a[0] === b[0] ? a[1].localeCompare(b[1]) : a[0].localeCompare(b[0])));
   const view = principal.kind === "account" ? (principal.account.plan === "trial" ? "trial" : "paid") : principal.kind;
-  return `${spec.operationId}\n${publicOrigin(req)}\n${view}\n${JSON.stringify(params)}\n${JSON.stringify(query)}`;
+  const origin = publicOrigin(req);
+  // The same few requests again and again: each one's key is worked out once (the path holds
+  // the params, the search the query, in the order sent).
+  const url = urlOf(req);
+  const asked = `${spec.operationId}\n${origin}\n${view}\n${url.pathname}${url.search}`;
+  let key = cacheKeys.get(asked);
+  if (key === undefined) {
+    const query = [...url.searchParams].sort((a, b) => (a[0] === b[0] ? a[1].localeCompare(b[1]) : a[0].localeCompare(b[0])));
+    key = `${spec.operationId}\n${origin}\n${view}\n${JSON.stringify(params)}\n${JSON.stringify(query)}`;
+    // Only short ones are kept: a thousand long ones would hold megabytes.
+    if (asked.length > 512) return key;
+    if (cacheKeys.size >= MEMO_MAX) cacheKeys.clear();
+    cacheKeys.set(asked, key);
+  }
+  return key;
 }
+const cacheKeys = new Map<string, string>();
 
 const EMPTY = Buffer.alloc(0);
 

@@ -60,18 +60,19 @@ class Lru {
   }
 }
 
-const slot = globalThis as unknown as { __responseCache?: { lru: Lru; version?: string } };
+const slot = globalThis as unknown as { __responseCache?: { lru: Lru; enabled: boolean; version?: string } };
 
 function state() {
   if (!slot.__responseCache) {
     const mb = Number(process.env.RESPONSE_CACHE_MB ?? env().RESPONSE_CACHE_MB);
-    slot.__responseCache = { lru: new Lru(Math.max(0, mb) * 1024 * 1024) };
+    slot.__responseCache = { lru: new Lru(Math.max(0, mb) * 1024 * 1024), enabled: mb > 0 };
   }
   return slot.__responseCache;
 }
 
+/** Read with the cache's own setting, once (process.env is slow to read on every request); tests reset it. */
 export function cacheEnabled(): boolean {
-  return Number(process.env.RESPONSE_CACHE_MB ?? env().RESPONSE_CACHE_MB) > 0;
+  return state().enabled;
 }
 
 /** The cached rendering for `key`, rendering and storing it on a miss. */

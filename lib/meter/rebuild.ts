@@ -13,7 +13,14 @@ import type { MeterDriver } from "./types";
 // The in-process meter needs no grace: its counters and its ledger buffer live and die together.
 
 /** The grace after Redis came back empty; also how long a settle that found its period unseeded holds the rebuild back. */
-export const holdMs = (driver: MeterDriver) => (driver.shared ? rebuildGraceMs() : 0);
+// Asked on every metered request: the grace is read once per driver (a test that changes it
+// reopens the meter), not from process.env each time, which is slow to read.
+const holds = new WeakMap<MeterDriver, number>();
+export const holdMs = (driver: MeterDriver): number => {
+  let ms = holds.get(driver);
+  if (ms === undefined) holds.set(driver, (ms = driver.shared ? rebuildGraceMs() : 0));
+  return ms;
+};
 
 // While a grace runs, this instance knows when it ends: the requests of that time cost one
 // script call each (the acquire), not two.
