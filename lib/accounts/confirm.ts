@@ -33,7 +33,7 @@ export async function sendConfirmation(account: Pick<Account, "id" | "email">, t
 }
 
 export type ConfirmOutcome =
-  | { ok: true; account: Account; signInVerified: boolean }
+  | { ok: true; account: Account }
   | { ok: false; reason: "invalid" | "expired" | "used" | "wrong_password" };
 
 /**
@@ -72,7 +72,7 @@ export async function confirmEmail(token: string, opts: { password?: string } = 
   if (!outcome.ok) return outcome;
   const account = (await selectAccount(outcome.accountId))!;
   await afterConfirmed(account, signIn);
-  return { ok: true, account, signInVerified: signIn && !!account.authUserId };
+  return { ok: true, account };
 }
 
 /**
