@@ -202,3 +202,28 @@ test("a script account sets its first password through /recover and signs in", a
   const me = await request.get("/v1/me", { headers: { "X-Api-Key": key } });
   expect((await me.json()).data).toMatchObject({ account_id: accountId, email_confirmed: true });
 });
+
+test("without script, the recovery and confirmation links' forms work: their pages keep the Referer to this site, so a form's Origin is its own", async ({ browser, request }) => {
+  // With "no-referrer" the browser posted those forms with Origin: null, which the server refuses
+  // as another origin's (403 FORBIDDEN_ORIGIN as raw JSON in place of the page).
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const script = uniqueEmail("nojs-script");
+  expect((await request.post("/v1/accounts/free", { headers: { "Idempotency-Key": randomUUID() }, data: { email: script } })).status()).toBe(201);
+  await page.goto("/recover");
+  await page.getByLabel("Email").fill(script);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(`If an account exists for ${script}`);
+  await page.goto(await linkFromOutbox(request, script, "reset_password", "/reset-password?token="));
+  await page.getByLabel(/^New password/).fill(PASSWORD);
+  await page.getByLabel("The same again").fill(PASSWORD);
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByRole("heading", { name: "Password set" })).toBeVisible();
+
+  // (The sign-up page itself needs script: registered through the API here.)
+  const person = uniqueEmail("nojs-person");
+  expect((await request.post("/v1/accounts/register", { data: { email: person, password: PASSWORD } })).status()).toBe(202);
+  await page.goto(await linkFromOutbox(request, person, "confirm_email", "/confirm-email?token="));
+  await confirmWithPassword(page);
+  await context.close();
+});

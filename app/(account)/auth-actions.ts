@@ -73,7 +73,9 @@ export async function confirmEmailAction(_prev: FormState, form: FormData): Prom
   if (password === "") return { status: "error", code: "INVALID_PARAMETER", message: "Enter the password you registered with." };
   const outcome = await confirmEmail(token, { password });
   if (!outcome.ok) return { status: "error", code: outcome.reason.toUpperCase(), message: CONFIRM_ERRORS[outcome.reason] };
-  return { status: "done", email: outcome.account.email, message: `${outcome.account.email} is confirmed.` };
+  // To the page's confirmed state: without script the page is rendered again after the form,
+  // and its link is used by then.
+  redirect(`/confirm-email?confirmed=${outcome.account.authUserId ? "person" : "script"}`);
 }
 
 /** Recovery: a link to set a password, mailed to the address if it has an account. */

@@ -3,7 +3,10 @@ import Link from "next/link";
 import { Shell } from "../shell";
 import { ResetForm } from "./reset-form";
 
-export const metadata: Metadata = { title: "Set a password · PokéPrice API", referrer: "no-referrer" };
+// The token in the address must not reach other sites (no Referer to them), but this page's own
+// form must say where it comes from: with "no-referrer" a form posted without script carries
+// Origin: null, which the server refuses as another origin's.
+export const metadata: Metadata = { title: "Set a password · PokéPrice API", referrer: "same-origin" };
 
 type Props = { searchParams: Promise<{ token?: string | string[] }> };
 
