@@ -130,3 +130,16 @@ test("a page's parameter given twice is a 400, not a 500", async ({ request }) =
   }
   expect((await request.get("/cards?q=pikachu&set=base1")).status()).toBe(200);
 });
+
+test("a page's parameter named like an object's own property (constructor, toString) is an unknown value, not JavaScript's internals", async ({ request }) => {
+  // `x in TABLE` took them for known regions and sorts: "Showing cards, function Object() { [native code] } prints",
+  // and a sort whose API link read orderBy=undefined.
+  for (const value of ["constructor", "toString", "__proto__"]) {
+    const movers = await (await request.get(`/movers?region=${value}`)).text();
+    expect(movers, value).not.toContain("native code");
+    expect(movers, value).not.toContain("[object Object]");
+    const cards = await request.get(`/cards?sort=${value}`);
+    expect(cards.status(), value).toBe(200);
+    expect(await cards.text(), value).not.toContain("orderBy=undefined");
+  }
+});

@@ -42,7 +42,8 @@ export const SORTS = {
 } as const satisfies Record<string, { label: string; orderBy: string; priced: boolean; change?: "7d" | "30d" }>;
 export const changeOf = (s: SortName): "7d" | "30d" | undefined => ("change" in SORTS[s] ? (SORTS[s] as { change: "7d" | "30d" }).change : undefined);
 export type SortName = keyof typeof SORTS;
-export const sortOf = (s: string | undefined): SortName => (s && s in SORTS ? (s as SortName) : "catalogue");
+// Own keys only: `constructor` or `__proto__` is in every object.
+export const sortOf = (s: string | undefined): SortName => (s && Object.hasOwn(SORTS, s) ? (s as SortName) : "catalogue");
 
 /** A value as one q term: quoted when it holds anything but letters, digits and . - _ */
 export function qValue(v: string): string {

@@ -25,7 +25,8 @@ export default async function MoversPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const window: MoveWindow = (MOVE_WINDOWS as readonly string[]).includes(sp.window ?? "") ? (sp.window as MoveWindow) : "7d";
   const product = sp.product === "sealed" ? "sealed" : "card";
-  const region = sp.region && sp.region in REGION_LABELS ? sp.region : undefined;
+  // Own keys only: `constructor` or `toString` is in every object.
+  const region = sp.region && Object.hasOwn(REGION_LABELS, sp.region) ? sp.region : undefined;
   const set = sp.set?.trim() || undefined;
   const preparing = demoPreparing();
   let rose: Mover[] = [];
