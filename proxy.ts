@@ -24,7 +24,8 @@ export function proxy(request: NextRequest) {
     return badPage("this address is not valid percent-encoded UTF-8 text, or holds a NUL character");
   }
   // The pages read each parameter once: a repeated one reached them as an array (/cards?q=a&q=b was a 500).
-  const twice = params.find(([k], i) => params.findIndex(([other]) => other === k) !== i);
+  const seen = new Set<string>();
+  const twice = params.find(([k]) => seen.has(k) || !seen.add(k));
   return twice ? badPage(`the parameter '${twice[0]}' is given more than once`) : NextResponse.next();
 }
 

@@ -347,9 +347,9 @@ const NO_ROUTE = { code: "NOT_FOUND" as ErrorCode, status: "404 Not Found", mess
  * METHOD_NOT_ALLOWED, a line and headers past MAX_HEADER_BYTES 431 HEADERS_TOO_LARGE, anything
  * else malformed 400 INVALID_PARAMETER, headers or a body that do not arrive in time 408
  * REQUEST_TIMEOUT, in the envelope with a request id, instead of node's bare status line (or,
- * for CONNECT, which node hands to a listener of its own, nothing at all).
+ * for CONNECT, which node hands to a listener of its own, nothing at all). `upgrade` takes an
+ * upgrade itself when it returns true (Next's development server, its live reload).
  */
-/** `upgrade`: takes an upgrade itself when it returns true (Next's development server, its live reload). */
 export function answerClientErrors(server: Server, allowOf?: (path: string) => string | null | undefined, upgrade?: (req: IncomingMessage, socket: Socket, head: Buffer) => boolean): void {
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
     const path = (req.url ?? "").split("?")[0]!;
@@ -368,8 +368,9 @@ export function answerClientErrors(server: Server, allowOf?: (path: string) => s
     // it knows for RTSP only) on a /v1 path: 405 with the path's Allow as the router's own 405s,
     // or 404 when no route has the path (allowOf: the router's).
     const extra: Record<string, string> = {};
-    if (unknownMethod(err)) e = CLIENT_ERRORS.HPE_INVALID_METHOD!;
-    if (unknownMethod(err) && allowOf) {
+    const unknown = unknownMethod(err);
+    if (unknown) e = CLIENT_ERRORS.HPE_INVALID_METHOD!;
+    if (unknown && allowOf) {
       const target = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split("\r\n", 1)[0]?.split(" ")[1] ?? "";
       const allow = allowOf(target.split("?")[0]!);
       if (allow === null) e = NO_ROUTE;
@@ -390,7 +391,7 @@ export function answerClientErrors(server: Server, allowOf?: (path: string) => s
     if (!socket.writable) return void socket.destroy();
     const sized = Number(req.headers["content-length"] ?? 0);
     if (req.headers["transfer-encoding"] !== undefined || sized > 0) {
-      return writeRefusal(socket, { code: "INVALID_PARAMETER", status: "400 Bad Request", message: "This server does not upgrade connections: send the request without Upgrade." }, {});
+      return writeRefusal(socket, { ...MALFORMED, message: "This server does not upgrade connections: send the request without Upgrade." }, {});
     }
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;

@@ -119,6 +119,7 @@ export function reference(view: ReferenceView): Html {
   const hasError = view.schemas.some((s) => s.name === "Error");
   const common = new Set(view.errors.filter((e) => e.common).map((e) => e.code));
   const everywhere = view.errors.filter((e) => e.everywhere);
+  const everywhereCodes = new Set(everywhere.map((e) => e.code));
   return html`<div class="ref">${nav(view)}<main class="ref-main"><a class="nav-open" href="#contents">Contents</a>
 <section id="intro" class="intro"><h1>${view.title}</h1><p class="ver">Version ${view.version} · OpenAPI 3.1 · ${view.operationCount} operations ·
 <a href="/v1/openapi.json">/v1/openapi.json</a></p>${view.description.map((p) => html`<p>${md(p)}</p>`)}
@@ -129,7 +130,7 @@ Every error answers with ${hasError ? html`the <a href="#${schemaAnchor("Error")
 <a href="#${METER_HEADERS_ANCHOR}">meter headers</a>. Operator routes come last.</p></section>
 ${view.groups.map((g) => html`<section id="${g.id}" class="grp${g.operators ? " ops-admin" : ""}"><h2>${g.tag}</h2>${
   g.operators ? html`<p class="note">For the service’s operators, with the operator token; not part of the public API.</p>` : ""}
-${g.operations.map((o) => operation(o, common, new Set(everywhere.map((e) => e.code))))}</section>
+${g.operations.map((o) => operation(o, common, everywhereCodes))}</section>
 `)}${errors(view.errors)}${meterHeaders(view.meterHeaders)}<section id="schemas" class="grp"><h2>Schemas</h2><p class="note">Named shapes the operations refer to.</p>
 ${view.schemas.map((s) => html`<section id="${s.id}" class="op schema"><h3>${s.name}</h3>${s.schema.description ? html`<p>${md(s.schema.description)}</p>` : ""}<p class="bh">${type(s.schema.type, s.schema.nullable)}</p>${
   // Named shapes are all answers' here (no request body refers to one): optional fields are marked.

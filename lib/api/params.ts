@@ -105,13 +105,11 @@ export function issueToError(issue: z.core.$ZodIssue, where: "query" | "path" | 
   // like any other, and SPEC.md lists no INVALID_QUERY on those routes.
   const max = (issue as { maximum?: unknown }).maximum;
   const own: Partial<Record<string, ErrorCode>> = { cursor: "INVALID_CURSOR", include: "INVALID_INCLUDE", select: "INVALID_SELECT_FIELD", ...(max === QUERY_MAX ? { q: "INVALID_QUERY" } : {}) };
-  if (issue.code === "too_big" && own[param]) {
+  if (issue.code === "too_big" && (own[param] || (issue as { origin?: string }).origin === "string")) {
+    const code = own[param] ?? "INVALID_PARAMETER";
     // INVALID_QUERY's details.position points at the problem: the first character past the limit.
-    const at = param === "q" && typeof max === "number" ? { position: max } : {};
-    return new ApiError(own[param]!, `${param} is too long: ${issue.message}`, { parameter: param, max_length: max, ...at });
-  }
-  if (issue.code === "too_big" && (issue as { origin?: string }).origin === "string") {
-    return new ApiError("INVALID_PARAMETER", `${param} is too long: ${issue.message}`, { parameter: param, max_length: max });
+    const at = code === "INVALID_QUERY" && typeof max === "number" ? { position: max } : {};
+    return new ApiError(code, `${param} is too long: ${issue.message}`, { parameter: param, max_length: max, ...at });
   }
   if (param === "limit" && issue.code === "too_big") {
     // The route's own maximum, which details.max must state (MAX_LIMIT unless it allows fewer).

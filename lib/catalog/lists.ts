@@ -12,7 +12,7 @@ import {
   artistWhere, countArtists, countSeries, sealedWhere, selectArtist, selectArtistPage, selectSealed, selectSealedPage,
   selectSeriesPage,
 } from "./queries/lists";
-import { localNameSql } from "./queries/local-name";
+import { sortByLocalName } from "./local-sort";
 import { findSet } from "./sets";
 
 // Series, artists and sealed products: the lists without a query language.
@@ -26,24 +26,9 @@ export const SERIES_SORT: SortSpec = {
   },
 };
 
-/**
- * Under `lang` the list sorts by the name it shows (a French series list in French order), and is
- * a list of its own: a cursor of another language's is refused, as another list's is.
- */
-const seriesSorts = new Map<Lang, SortSpec>();
-function seriesSort(lang: Lang | undefined): SortSpec {
-  if (!lang) return SERIES_SORT;
-  let spec = seriesSorts.get(lang);
-  if (!spec) {
-    spec = { ...SERIES_SORT, resource: `series:${lang}`, keys: { ...SERIES_SORT.keys, name: { columns: [col(localNameSql(sql`r.names`, sql`r.name`, lang), "text", false)] } } };
-    seriesSorts.set(lang, spec);
-  }
-  return spec;
-}
-
 export async function listSeries(input: PageInput & { lang?: Lang }, link: Link) {
   const { rows, meta, links } = await keysetPage({
-    spec: seriesSort(input.lang), input, link, fetch: selectSeriesPage, count: countSeries,
+    spec: sortByLocalName(SERIES_SORT, input.lang, sql`r.names`, sql`r.name`), input, link, fetch: selectSeriesPage, count: countSeries,
   });
   return { body: { data: rows.map((r) => presentSeries(r, input.lang)), meta, links } };
 }

@@ -95,7 +95,6 @@ export async function touchKey(keyId: string): Promise<void> {
 
 export type AuditEntry = { id: number; at: string; actor: string; action: string; details: Record<string, unknown> | null; ip: string | null };
 
-/** An account's newest audit entries, newest first. */
 /** The account's audit entries newest first, from before the entry `beforeId` when given. */
 export async function selectAudit(accountId: string, limit: number, beforeId?: number): Promise<AuditEntry[]> {
   return rows<AuditEntry>(sql`

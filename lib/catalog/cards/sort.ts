@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { col, type SortSpec } from "@/lib/api/paging";
 import type { Account } from "@/lib/accounts/types";
 import type { Lang } from "@/lib/api/params";
-import { localNameSql } from "@/lib/catalog/queries/local-name";
+import { sortByLocalName } from "@/lib/catalog/local-sort";
 import { withholdsRows } from "@/lib/prices/quotes";
 
 // Sort keys of card lists. `number` is two columns: the numeric part first, so 1S sits next
@@ -49,8 +49,5 @@ const trialKeys: SortSpec["keys"] = {
  * another language's list refuses.
  */
 export function cardSortFor(spec: SortSpec, account: Account | undefined, lang?: Lang): SortSpec {
-  const base = withholdsRows(account) ? { ...spec, keys: trialKeys } : spec;
-  if (!lang) return base;
-  const name = { columns: [col(localNameSql(sql`c.names`, sql`c.name`, lang), "text", false)] };
-  return { ...base, resource: `${base.resource}:${lang}`, keys: { ...base.keys, name } };
+  return sortByLocalName(withholdsRows(account) ? { ...spec, keys: trialKeys } : spec, lang, sql`c.names`, sql`c.name`);
 }
